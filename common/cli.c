@@ -1,0 +1,216 @@
+/* cli.c: parsing of the list syntax; every error names the offending text and the accepted form. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIST_FORM "a list like 64,128,256 or ranges a:b:step / a:b:xFACTOR"
+
+int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, size_t errlen)
+{
+    const char *p = text;
+    char *end = NULL;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    if (!isdigit((unsigned char)*p)) {
+        snprintf(err, errlen, "'%s' is not a non-negative whole number", text);
+        return 1;
+    }
+    errno = 0;
+    v = strtoull(p, &end, 10);
+    if (errno == ERANGE) {
+        snprintf(err, errlen, "'%s' is too large", text);
+        return 1;
+    }
+    if (allow_suffix && *end) {
+        switch (*end) {
+        case 'K': case 'k': shift = 10; break;
+        case 'M': case 'm': shift = 20; break;
+        case 'G': case 'g': shift = 30; break;
+        case 'T': case 't': shift = 40; break;
+        default: break;
+        }
+        if (shift) {
+            end++;
+            if ((*end == 'i' || *end == 'I') && (end[1] == 'B' || end[1] == 'b'))
+                end += 2; /* accept KiB, MiB, GiB as well */
+            else if (*end == 'B' || *end == 'b')
+                end++;
+        }
+    }
+    if (*end) {
+        snprintf(err, errlen, "'%s' is not a whole number%s", text,
+                 allow_suffix ? " (optionally with suffix K, M, G or T, powers of 1024)" : "");
+        return 1;
+    }
+    if (shift && v > (UINT64_MAX >> shift)) {
+        snprintf(err, errlen, "'%s' is too large", text);
+        return 1;
+    }
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+static int push(struct cli_list *out, size_t v, const char *text, char *err, size_t errlen)
+{
+    if (out->n >= CLI_LIST_MAX) {
+        snprintf(err, errlen, "'%s' expands to more than %d values", text, CLI_LIST_MAX);
+        return 1;
+    }
+    out->v[out->n++] = v;
+    return 0;
+}
+
+/* One item: value, a:b, a:b:step or a:b:xF. `item` is a writable copy. */
+static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo, size_t hi,
+                      struct cli_list *out, char *err, size_t errlen)
+{
+    char *parts[3] = {item, NULL, NULL};
+    int np = 1;
+    size_t a, b, step = 1;
+    int geometric = 0;
+    char *c;
+
+    for (c = item; *c; c++) {
+        if (*c == ':') {
+            if (np == 3) {
+                snprintf(err, errlen, "'%s': a range has at most three parts a:b:step", whole);
+                return 1;
+            }
+            *c = '\0';
+            parts[np++] = c + 1;
+        }
+    }
+    if (cli_parse_value(parts[0], allow_suffix, &a, err, errlen))
+        return 1;
+    if (np == 1) {
+        b = a;
+    } else {
+        if (cli_parse_value(parts[1], allow_suffix, &b, err, errlen))
+            return 1;
+        if (b < a) {
+            snprintf(err, errlen, "'%s': range end %zu is below its start %zu", whole, b, a);
+            return 1;
+        }
+        if (np == 3) {
+            const char *s = parts[2];
+            if (*s == 'x' || *s == '*') {
+                geometric = 1;
+                s++;
+            }
+            if (cli_parse_value(s, geometric ? 0 : allow_suffix, &step, err, errlen))
+                return 1;
+            if (geometric ? step < 2 : step < 1) {
+                snprintf(err, errlen, "'%s': %s must be at least %d", whole,
+                         geometric ? "a factor" : "a step", geometric ? 2 : 1);
+                return 1;
+            }
+            if (geometric && a == 0) {
+                snprintf(err, errlen, "'%s': a geometric range cannot start at 0", whole);
+                return 1;
+            }
+        }
+    }
+    for (size_t v = a;;) {
+        if (v < lo || v > hi) {
+            snprintf(err, errlen, "'%s': value %zu is outside the accepted range %zu..%zu", whole,
+                     v, lo, hi);
+            return 1;
+        }
+        if (push(out, v, whole, err, errlen))
+            return 1;
+        if (geometric) {
+            if (v > b / step)
+                break;
+            v *= step;
+        } else {
+            if (b - v < step)
+                break;
+            v += step;
+        }
+        if (v > b)
+            break;
+    }
+    return 0;
+}
+
+int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, struct cli_list *out,
+                   char *err, size_t errlen)
+{
+    char buf[1024];
+    char *item, *save = NULL;
+    size_t len = strlen(text);
+
+    out->n = 0;
+    if (len == 0) {
+        snprintf(err, errlen, "empty list: expected %s", LIST_FORM);
+        return 1;
+    }
+    if (len >= sizeof buf) {
+        snprintf(err, errlen, "list of %zu characters is too long (at most %zu)", len,
+                 sizeof buf - 1);
+        return 1;
+    }
+    if (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) {
+        snprintf(err, errlen, "'%s' has an empty item: expected %s", text, LIST_FORM);
+        return 1;
+    }
+    memcpy(buf, text, len + 1);
+    for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (parse_item(item, text, allow_suffix, lo, hi, out, err, errlen))
+            return 1;
+    }
+    return 0;
+}
+
+void cli_join_names(const char *const *names, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int cli_parse_names(const char *text, const char *const *names, int n, int *out, int *count,
+                    char *err, size_t errlen)
+{
+    char accepted[512];
+    const char *p = text;
+
+    *count = 0;
+    cli_join_names(names, n, accepted, sizeof accepted);
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        int found = -1;
+        for (int i = 0; i < n; i++) {
+            if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0)
+                found = i;
+        }
+        if (found < 0) {
+            snprintf(err, errlen, "'%.*s' is not one of %s", (int)(len > 64 ? 64 : len), p,
+                     accepted);
+            return 1;
+        }
+        for (int i = 0; i < *count; i++) {
+            if (out[i] == found) {
+                snprintf(err, errlen, "'%s' names %s twice", text, names[found]);
+                return 1;
+            }
+        }
+        out[(*count)++] = found;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return 0;
+}

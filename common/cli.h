@@ -1,0 +1,40 @@
+/* cli.h: the list syntax shared by every executable ("32:512:16", "1M:1G:x2", "64,128,256")
+ * and small helpers for options that take one value or a set of names. */
+#ifndef SUITE_CLI_H
+#define SUITE_CLI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest sweep one list may expand to; more is almost surely a typo ("1:1G:1"). */
+#define CLI_LIST_MAX 4096
+
+struct cli_list {
+    size_t n;
+    size_t v[CLI_LIST_MAX];
+};
+
+/* Binary suffixes: K = 2^10, M = 2^20, G = 2^30, T = 2^40 (only where allow_suffix). */
+int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, size_t errlen);
+
+/* A comma-separated list whose items are values or ranges: "a:b:step" (arithmetic) or
+ * "a:b:xF" (geometric, factor F >= 2); "a:b" means step 1. Every value must lie in [lo, hi].
+ * Values keep their order; duplicates are kept (the user asked for them). */
+int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, struct cli_list *out,
+                   char *err, size_t errlen);
+
+/* A comma-separated list of names, each one of `names` (count n). Sets out[i] = index of the
+ * i-th name given; *count = how many. Duplicates are refused. */
+int cli_parse_names(const char *text, const char *const *names, int n, int *out, int *count,
+                    char *err, size_t errlen);
+
+/* "all names joined by commas", for error messages. */
+void cli_join_names(const char *const *names, int n, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

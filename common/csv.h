@@ -1,0 +1,108 @@
+/* csv.h: the result record (schema 1): one table of columns drives the struct, the writer and
+ * the reader, so the three cannot drift apart. data/README.md documents every column. */
+#ifndef SUITE_CSV_H
+#define SUITE_CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSV_SCHEMA 1
+#define CSV_STR_LEN 192
+
+/* Kinds: INT always written; OPT written empty when negative; DBL written empty when NaN;
+ * STR written empty when "". Columns are only ever appended (a rename is a new schema). */
+#define CSV_COLUMNS(X)                                                                             \
+    X(INT, schema)                                                                                 \
+    X(STR, version)                                                                                \
+    X(STR, timestamp)                                                                              \
+    X(STR, host)                                                                                   \
+    X(STR, bench)                                                                                  \
+    X(STR, backend)                                                                                \
+    X(STR, device)                                                                                 \
+    X(STR, kernel)                                                                                 \
+    X(STR, collision)                                                                              \
+    X(STR, geometry)                                                                               \
+    X(STR, precision)                                                                              \
+    X(OPT, nx)                                                                                     \
+    X(OPT, ny)                                                                                     \
+    X(OPT, nz)                                                                                     \
+    X(OPT, pad)                                                                                    \
+    X(OPT, align)                                                                                  \
+    X(OPT, pitch)                                                                                  \
+    X(OPT, cells)                                                                                  \
+    X(OPT, fluid_cells)                                                                            \
+    X(OPT, threads)                                                                                \
+    X(OPT, blocks)                                                                                 \
+    X(DBL, occupancy)                                                                              \
+    X(OPT, vector_bytes)                                                                           \
+    X(OPT, ilp)                                                                                    \
+    X(OPT, read_offset)                                                                            \
+    X(OPT, write_offset)                                                                           \
+    X(OPT, steps)                                                                                  \
+    X(OPT, reps)                                                                                   \
+    X(DBL, t_min_s)                                                                                \
+    X(DBL, t_med_s)                                                                                \
+    X(DBL, t_max_s)                                                                                \
+    X(DBL, prog_bytes)                                                                             \
+    X(DBL, dram_bytes)                                                                             \
+    X(OPT, write_allocate)                                                                         \
+    X(DBL, bw_prog_GBs)                                                                            \
+    X(DBL, bw_prog_med_GBs)                                                                        \
+    X(DBL, bw_dram_GBs)                                                                            \
+    X(DBL, bw_dram_med_GBs)                                                                        \
+    X(DBL, mflups)                                                                                 \
+    X(DBL, mflups_med)                                                                             \
+    X(DBL, peak_bw_GBs)                                                                            \
+    X(OPT, llc_bytes)                                                                              \
+    X(STR, ecc)                                                                                    \
+    X(STR, driver)                                                                                 \
+    X(STR, compiler)                                                                               \
+    X(STR, flags)                                                                                  \
+    X(STR, binding)                                                                                \
+    X(STR, facts_source)                                                                           \
+    X(DBL, max_rel_err)                                                                            \
+    X(STR, verified)
+
+#define CSV_FIELD_INT(name) int64_t name;
+#define CSV_FIELD_OPT(name) int64_t name;
+#define CSV_FIELD_DBL(name) double name;
+#define CSV_FIELD_STR(name) char name[CSV_STR_LEN];
+#define CSV_FIELD(kind, name) CSV_FIELD_##kind(name)
+
+struct csv_record {
+    CSV_COLUMNS(CSV_FIELD)
+};
+
+struct csv_table {
+    size_t n, cap;
+    struct csv_record *rows;
+    long *lines; /* source line of each row, for messages */
+};
+
+/* Every field empty (OPT -1, DBL NaN, STR ""), schema = CSV_SCHEMA. */
+void csv_record_init(struct csv_record *r);
+
+/* Copy a string into a record field, truncating; newlines become spaces. */
+void csv_set(char *field, const char *value);
+
+int csv_column_count(void);
+const char *csv_column_name(int i);
+
+/* Write errors (disk full, closed pipe) return nonzero. Rows are flushed one by one. */
+int csv_write_header(FILE *f);
+int csv_write_row(FILE *f, const struct csv_record *r);
+
+/* Appends the rows of one file to t. Header lines repeated later in the file (concatenated
+ * files) are skipped. Errors name the file and the line. */
+int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t errlen);
+int csv_read_path(const char *path, struct csv_table *t, char *err, size_t errlen);
+void csv_table_free(struct csv_table *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

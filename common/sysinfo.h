@@ -1,0 +1,38 @@
+/* sysinfo.h: host facts written into every row (hostname, CPU, last-level cache, memory,
+ * OpenMP binding, build provenance), read from /proc and sysfs. */
+#ifndef SUITE_SYSINFO_H
+#define SUITE_SYSINFO_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sysinfo_host {
+    char host[128];
+    char cpu_model[128];
+    size_t llc_bytes;     /* total over all last-level cache instances; 0 if unknown */
+    size_t llc_instance;  /* bytes of one instance */
+    int llc_count;        /* distinct instances */
+    int llc_level;        /* 2 or 3; 0 if unknown */
+    char source[16];      /* where the facts came from: "sysfs" */
+};
+
+int sysinfo_host_get(struct sysinfo_host *h);
+
+/* Bytes of memory the kernel reports available now (MemAvailable); 0 if unknown. */
+size_t sysinfo_mem_available(void);
+
+/* ISO 8601 UTC, e.g. 2026-11-22T10:04:05Z. */
+void sysinfo_timestamp(char *buf, size_t len);
+
+/* Build provenance: suite version (git describe at build time), C compiler, C flags. */
+const char *sysinfo_version(void);
+const char *sysinfo_c_compiler(void);
+const char *sysinfo_c_flags(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,21 @@
+/* cpu_util.h: what every OpenMP backend shares: the static partition used by first touch and
+ * kernels alike, huge-page-friendly allocation, and the thread binding in effect. */
+#ifndef SUITE_CPU_UTIL_H
+#define SUITE_CPU_UTIL_H
+
+#include <stddef.h>
+
+/* This thread's [lo, hi) of n items under the suite's static schedule: contiguous blocks,
+ * boundaries on multiples of `grain` items, like schedule(static) on grain-sized units. */
+void cpu_chunk(size_t n, size_t grain, size_t *lo, size_t *hi);
+
+/* 2 MiB-aligned allocation, advised for transparent huge pages; free with free(). */
+void *cpu_alloc(size_t bytes);
+
+/* "proc_bind=close places=cores(16) threads=16" from the OpenMP runtime. */
+void cpu_binding(char *buf, size_t len);
+
+/* Bytes of 4 x the last-level cache (the STREAM rule), with a sentence saying so. */
+size_t cpu_default_bytes(char *why, size_t len);
+
+#endif

@@ -1,0 +1,279 @@
+/* stream_omp.c: the OpenMP STREAM backend. Arrays live in one huge-page-advised allocation,
+ * staggered so the 38 streams of copy19 fall into different cache sets; first touch, kernels and
+ * the check all use cpu_chunk's static partition. Copies move 4-byte words: the instructions are
+ * the same for either precision, only the check looks at values. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "cpu_util.h"
+#include "stream.h"
+#include "stream_values.h"
+#include "sysinfo.h"
+
+const char stream_backend_name[] = "cpu";
+
+/* Widest non-temporal store this build can issue, in bytes (0: none). */
+#if defined(__AVX512F__)
+#define NT_WIDTH 64
+#elif defined(__AVX__)
+#define NT_WIDTH 32
+#elif defined(__SSE2__)
+#define NT_WIDTH 16
+#else
+#define NT_WIDTH 0
+#endif
+
+#define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
+#define STAGGER 192       /* bytes between consecutive arrays' starts modulo 4 KiB */
+#define BLOCK_BYTES 8192  /* copy19: bytes of each array copied before moving to the next */
+#define MAX_ARRAYS 38
+
+struct stream_arrays {
+    struct stream_case c;
+    size_t esize;
+    int nsrc;
+    char *base;
+    char *src[19], *dst[19];
+};
+
+int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
+{
+    struct sysinfo_host h;
+    (void)err;
+    (void)errlen;
+    sysinfo_host_get(&h);
+    snprintf(d->backend, sizeof d->backend, "cpu");
+    snprintf(d->device, sizeof d->device, "%s", h.cpu_model);
+    d->peak_bw_GBs = NAN;
+    d->cache_bytes = h.llc_bytes;
+    d->default_bytes = cpu_default_bytes(d->default_why, sizeof d->default_why);
+    d->ecc[0] = d->driver[0] = '\0';
+    snprintf(d->compiler, sizeof d->compiler, "%s", sysinfo_c_compiler());
+    snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
+    cpu_binding(d->binding, sizeof d->binding);
+    snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
+    return 0;
+}
+
+int stream_kernel_supported(enum stream_kernel k, char *why, size_t whylen)
+{
+    if (k == STREAM_MEMCPY) {
+        snprintf(why, whylen, "memcpy is stream-gpu's reference row; stream-cpu runs copy, "
+                              "copy_nt, copy19, copy19_nt");
+        return 1;
+    }
+    if ((k == STREAM_COPY_NT || k == STREAM_COPY19_NT) && NT_WIDTH == 0) {
+        snprintf(why, whylen, "this build has no non-temporal store instructions (needs x86 "
+                              "with SSE2 or newer); use copy or copy19");
+        return 1;
+    }
+    return 0;
+}
+
+int stream_write_allocates(enum stream_kernel k)
+{
+    return k == STREAM_COPY || k == STREAM_COPY19;
+}
+
+size_t stream_memory_available(void)
+{
+    return sysinfo_mem_available();
+}
+
+/* Ordinary loads and stores; the build keeps the compiler from turning this into a memcpy call
+ * (glibc's memcpy switches to non-temporal stores on large copies, which is another kernel). */
+static void plain_copy(void *restrict d, const void *restrict s, size_t bytes)
+{
+    uint32_t *restrict dw = d;
+    const uint32_t *restrict sw = s;
+    size_t n = bytes / 4;
+    for (size_t i = 0; i < n; i++)
+        dw[i] = sw[i];
+}
+
+#if NT_WIDTH > 0
+/* Non-temporal stores from the first NT_WIDTH-aligned destination byte; the ragged head and
+ * tail go through ordinary stores. */
+static void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
+{
+    char *dc = d;
+    const char *sc = s;
+    size_t head = (NT_WIDTH - (uintptr_t)dc % NT_WIDTH) % NT_WIDTH;
+    size_t body;
+    if (head > bytes)
+        head = bytes;
+    plain_copy(dc, sc, head);
+    dc += head;
+    sc += head;
+    bytes -= head;
+    body = bytes / NT_WIDTH * NT_WIDTH;
+    for (size_t i = 0; i < body; i += NT_WIDTH) {
+#if NT_WIDTH == 64
+        _mm512_stream_si512((void *)(dc + i), _mm512_loadu_si512((const void *)(sc + i)));
+#elif NT_WIDTH == 32
+        _mm256_stream_si256((__m256i *)(dc + i), _mm256_loadu_si256((const __m256i *)(sc + i)));
+#else
+        _mm_stream_si128((__m128i *)(dc + i), _mm_loadu_si128((const __m128i *)(sc + i)));
+#endif
+    }
+    plain_copy(dc + body, sc + body, bytes - body);
+}
+#else
+static void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
+{
+    plain_copy(d, s, bytes); /* unreachable: stream_kernel_supported refuses the nt kernels */
+}
+#endif
+
+static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
+{
+    size_t es = a->esize;
+    switch (a->c.kernel) {
+    case STREAM_COPY:
+        plain_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
+        break;
+    case STREAM_COPY_NT:
+        nt_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
+        break;
+    case STREAM_COPY19:
+    case STREAM_COPY19_NT: {
+        /* all 38 streams advance together, a block of each at a time, as in a D3Q19 sweep */
+        size_t blk = BLOCK_BYTES / es;
+        int nt = a->c.kernel == STREAM_COPY19_NT;
+        for (size_t b = lo; b < hi; b += blk) {
+            size_t e = b + blk < hi ? b + blk : hi;
+            for (int j = 0; j < 19; j++) {
+                if (nt)
+                    nt_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
+                else
+                    plain_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+#if NT_WIDTH > 0
+    if (a->c.kernel == STREAM_COPY_NT || a->c.kernel == STREAM_COPY19_NT)
+        _mm_sfence(); /* order this thread's streaming stores before the region ends */
+#endif
+}
+
+int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
+                 struct stream_launch *used, char *err, size_t errlen)
+{
+    struct stream_arrays *a = calloc(1, sizeof *a);
+    int loads, stores;
+    size_t stride, off = c->read_offset > c->write_offset ? c->read_offset : c->write_offset;
+
+    *out = NULL;
+    if (!a || stream_kernel_arrays(c->kernel, &loads, &stores)) {
+        snprintf(err, errlen, "out of memory");
+        free(a);
+        return 1;
+    }
+    a->c = *c;
+    a->esize = prec_size(c->prec);
+    a->nsrc = loads;
+    stride = ((c->n + off) * a->esize + 4095) / 4096 * 4096 + STAGGER;
+    a->base = cpu_alloc(stride * (size_t)(loads + stores));
+    if (!a->base) {
+        snprintf(err, errlen, "cannot allocate %.2f GiB",
+                 (double)stride * (loads + stores) / 1073741824.0);
+        free(a);
+        return 1;
+    }
+    for (int j = 0; j < loads; j++) {
+        a->src[j] = a->base + (size_t)j * stride + c->read_offset * a->esize;
+        a->dst[j] = a->base + (size_t)(loads + j) * stride + c->write_offset * a->esize;
+    }
+#pragma omp parallel
+    {
+        size_t lo, hi;
+        cpu_chunk(c->n, GRAIN, &lo, &hi);
+        for (int j = 0; j < a->nsrc; j++) {
+            for (size_t i = lo; i < hi; i++) {
+                if (a->esize == 4) {
+                    ((float *)a->src[j])[i] = (float)stream_value(i, (unsigned)j);
+                    ((float *)a->dst[j])[i] = NAN;
+                } else {
+                    ((double *)a->src[j])[i] = stream_value(i, (unsigned)j);
+                    ((double *)a->dst[j])[i] = NAN;
+                }
+            }
+        }
+    }
+    used->threads = omp_get_max_threads();
+    used->blocks = -1;
+    used->occupancy = NAN;
+    used->vector_bytes = (c->kernel == STREAM_COPY_NT || c->kernel == STREAM_COPY19_NT)
+                             ? NT_WIDTH
+                             : -1; /* ordinary copies: the compiler's choice */
+    used->ilp = -1;
+    *out = a;
+    return 0;
+}
+
+int stream_run(struct stream_arrays *a, int reps, double *seconds, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    for (int r = 0; r < reps; r++) {
+        double t0 = omp_get_wtime();
+#pragma omp parallel
+        {
+            size_t lo, hi;
+            cpu_chunk(a->c.n, GRAIN, &lo, &hi);
+            copy_body(a, lo, hi);
+        }
+        seconds[r] = omp_get_wtime() - t0;
+    }
+    return 0;
+}
+
+int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char *err,
+                 size_t errlen)
+{
+    size_t wrong = 0;
+    double worst = 0.0;
+    (void)err;
+    (void)errlen;
+#pragma omp parallel reduction(+ : wrong) reduction(max : worst)
+    {
+        size_t lo, hi;
+        cpu_chunk(a->c.n, GRAIN, &lo, &hi);
+        for (int j = 0; j < a->nsrc; j++) {
+            for (size_t i = lo; i < hi; i++) {
+                double want = stream_value(i, (unsigned)j);
+                double got = a->esize == 4 ? (double)((float *)a->dst[j])[i]
+                                           : ((double *)a->dst[j])[i];
+                if (!(got == want)) { /* NaN poison left over fails too */
+                    double e = isnan(got) ? INFINITY : fabs(got - want) / want;
+                    wrong++;
+                    worst = e > worst ? e : worst;
+                }
+            }
+        }
+    }
+    *bad = wrong;
+    *max_rel_err = worst; /* a copy must be exact: any mismatch fails, whatever its size */
+    return 0;
+}
+
+void stream_free(struct stream_arrays *a)
+{
+    if (!a)
+        return;
+    free(a->base);
+    free(a);
+}

@@ -1,0 +1,76 @@
+/* gpu_facts.cu: device name, theoretical bandwidth, L2, ECC, driver for the row. */
+#include "gpu_facts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "gpu_check.h"
+
+static void read_driver(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    char line[256];
+    int v = 0;
+    buf[0] = '\0';
+    if (f) {
+        if (fgets(line, sizeof line, f)) {
+            const char *p = strstr(line, "Kernel Module");
+            if (p) {
+                p += strlen("Kernel Module");
+                while (*p == ' ')
+                    p++;
+                snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
+            }
+        }
+        fclose(f);
+    }
+    if (!buf[0] && cudaDriverGetVersion(&v) == cudaSuccess)
+        snprintf(buf, len, "cuda-driver-api %d.%d", v / 1000, (v % 1000) / 10);
+}
+
+extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
+{
+    int count = 0, clock_khz = 0, bus_bits = 0, l2 = 0, ecc = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    cudaDeviceProp p;
+
+    memset(f, 0, sizeof *f);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(err, errlen, "no CUDA device found (%s); the gpu executables need an NVIDIA "
+                              "GPU and driver: use the cpu executable here",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "device count 0");
+        return 1;
+    }
+    if (gpu_check(cudaSetDevice(0), "cudaSetDevice", err, errlen) ||
+        gpu_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", err, errlen) ||
+        gpu_check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0),
+                  "memory clock", err, errlen) ||
+        gpu_check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0),
+                  "bus width", err, errlen) ||
+        gpu_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "L2 size", err,
+                  errlen) ||
+        gpu_check(cudaDeviceGetAttribute(&ecc, cudaDevAttrEccEnabled, 0), "ECC", err, errlen))
+        return 1;
+    f->device = 0;
+    snprintf(f->name, sizeof f->name, "%s", p.name);
+    /* double data rate: two transfers per memory clock over the whole bus */
+    f->peak_bw_GBs = 2.0 * (double)clock_khz * 1e3 * (double)bus_bits / 8.0 * 1e-9;
+    f->l2_bytes = (size_t)l2;
+    f->ecc = ecc;
+    f->sm_count = p.multiProcessorCount;
+    f->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    read_driver(f->driver, sizeof f->driver);
+    snprintf(f->compiler, sizeof f->compiler, "nvcc %d.%d.%d + %s", __CUDACC_VER_MAJOR__,
+             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, SUITE_C_COMPILER);
+    snprintf(f->flags, sizeof f->flags, "%s", SUITE_CUDA_FLAGS);
+    return 0;
+}
+
+extern "C" size_t gpu_memory_free(void)
+{
+    size_t free_b = 0, total = 0;
+    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess)
+        return 0;
+    return free_b;
+}

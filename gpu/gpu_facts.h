@@ -1,0 +1,34 @@
+/* gpu_facts.h: facts about the CUDA device that go into every gpu row; plain C prototypes, the
+ * CUDA calls stay in gpu_facts.cu. */
+#ifndef SUITE_GPU_FACTS_H
+#define SUITE_GPU_FACTS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gpu_facts {
+    int device;
+    char name[128];
+    double peak_bw_GBs; /* 2 x memory clock x bus width */
+    size_t l2_bytes;
+    int ecc;            /* 1 on, 0 off */
+    int sm_count;
+    int max_threads_per_sm;
+    char driver[64];    /* kernel-module version, else the CUDA driver API version */
+    char compiler[192]; /* nvcc version and host compiler */
+    char flags[192];
+};
+
+/* Selects device 0 (CUDA_VISIBLE_DEVICES picks another); fails when there is none. */
+int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen);
+
+/* Free device memory in bytes, 0 on error. */
+size_t gpu_memory_free(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,369 @@
+/* stream_cuda.cu: the CUDA STREAM backend. Copies move words (16-byte uint4 where both addresses
+ * allow it, else one element), ILP independent words in flight per thread, grid-stride so any
+ * grid size covers the array; each repetition is timed with CUDA events. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_check.h"
+#include "gpu_facts.h"
+#include "stream.h"
+#include "stream_values.h"
+
+extern "C" const char stream_backend_name[] = "gpu";
+
+#define DEFAULT_THREADS 512
+#define DEFAULT_ILP 2
+
+struct ptrs19 {
+    const char *s[19];
+    char *d[19];
+};
+
+struct stream_arrays {
+    struct stream_case c;
+    size_t esize;
+    int narr; /* sources (= destinations) */
+    char *base;
+    struct ptrs19 p;
+    int wide;           /* 16-byte words */
+    int threads, ilp;
+    long blocks;
+    cudaEvent_t ev[2];
+};
+
+static struct gpu_facts facts;
+
+template <typename W, int ILP>
+__global__ void copy_kernel(W *__restrict__ d, const W *__restrict__ s, size_t nw)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x * ILP;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x * ILP + threadIdx.x; i < nw; i += stride) {
+        W r[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            size_t j = i + (size_t)k * blockDim.x;
+            if (j < nw)
+                r[k] = s[j];
+        }
+#pragma unroll
+        for (int k = 0; k < ILP; k++) {
+            size_t j = i + (size_t)k * blockDim.x;
+            if (j < nw)
+                d[j] = r[k];
+        }
+    }
+}
+
+/* 19 loads in flight, then 19 stores: the access pattern of one D3Q19 update per index. */
+template <typename W>
+__global__ void copy19_kernel(ptrs19 p, size_t nw)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nw; i += stride) {
+        W r[19];
+#pragma unroll
+        for (int j = 0; j < 19; j++)
+            r[j] = ((const W *)p.s[j])[i];
+#pragma unroll
+        for (int j = 0; j < 19; j++)
+            ((W *)p.d[j])[i] = r[j];
+    }
+}
+
+template <typename T> __device__ T poison_value();
+template <> __device__ float poison_value<float>()
+{
+    return __int_as_float(0x7fc00000);
+}
+template <> __device__ double poison_value<double>()
+{
+    return __longlong_as_double(0x7ff8000000000000ll);
+}
+
+template <typename T>
+__global__ void init_kernel(T *s, T *d, size_t n, unsigned array)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        s[i] = (T)stream_value(i, array);
+        d[i] = poison_value<T>();
+    }
+}
+
+/* kernel entry for (word type, ILP) chosen at run time */
+template <typename W> static const void *copy_fn(int ilp)
+{
+    switch (ilp) {
+    case 1: return (const void *)copy_kernel<W, 1>;
+    case 2: return (const void *)copy_kernel<W, 2>;
+    case 4: return (const void *)copy_kernel<W, 4>;
+    default: return (const void *)copy_kernel<W, 8>;
+    }
+}
+
+template <typename W>
+static void launch_copy(int ilp, long blocks, int threads, char *d, const char *s, size_t nw)
+{
+    W *dw = (W *)d;
+    const W *sw = (const W *)s;
+    switch (ilp) {
+    case 1: copy_kernel<W, 1><<<blocks, threads>>>(dw, sw, nw); break;
+    case 2: copy_kernel<W, 2><<<blocks, threads>>>(dw, sw, nw); break;
+    case 4: copy_kernel<W, 4><<<blocks, threads>>>(dw, sw, nw); break;
+    default: copy_kernel<W, 8><<<blocks, threads>>>(dw, sw, nw); break;
+    }
+}
+
+extern "C" int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
+{
+    if (gpu_facts_get(&facts, err, errlen))
+        return 1;
+    snprintf(d->backend, sizeof d->backend, "gpu");
+    snprintf(d->device, sizeof d->device, "%s", facts.name);
+    d->peak_bw_GBs = facts.peak_bw_GBs;
+    d->cache_bytes = facts.l2_bytes;
+    d->default_bytes = (size_t)1 << 30;
+    snprintf(d->default_why, sizeof d->default_why,
+             "default size 1 GiB per array (L2 is %.0f MiB)", facts.l2_bytes / 1048576.0);
+    snprintf(d->ecc, sizeof d->ecc, "%s", facts.ecc ? "on" : "off");
+    snprintf(d->driver, sizeof d->driver, "%s", facts.driver);
+    snprintf(d->compiler, sizeof d->compiler, "%s", facts.compiler);
+    snprintf(d->flags, sizeof d->flags, "%s", facts.flags);
+    d->binding[0] = '\0';
+    snprintf(d->facts_source, sizeof d->facts_source, "cuda");
+    return 0;
+}
+
+extern "C" int stream_kernel_supported(enum stream_kernel k, char *why, size_t whylen)
+{
+    if (k == STREAM_COPY_NT || k == STREAM_COPY19_NT) {
+        snprintf(why, whylen, "non-temporal stores are a CPU kernel (GPU stores do not "
+                              "write-allocate); stream-gpu runs copy, copy19, memcpy");
+        return 1;
+    }
+    return 0;
+}
+
+extern "C" int stream_write_allocates(enum stream_kernel k)
+{
+    (void)k;
+    return 0;
+}
+
+extern "C" size_t stream_memory_available(void)
+{
+    return gpu_memory_free();
+}
+
+/* Word size and count of the main loop; the rest (< 16 bytes) goes through a scalar tail. */
+static size_t word_bytes(const struct stream_arrays *a)
+{
+    return a->wide ? 16 : a->esize;
+}
+
+static int launch(struct stream_arrays *a)
+{
+    size_t wb = word_bytes(a);
+    size_t total = a->c.n * a->esize;
+    size_t nw = total / wb, tail = (total - nw * wb) / a->esize;
+    int t = a->threads;
+
+    switch (a->c.kernel) {
+    case STREAM_MEMCPY:
+        cudaMemcpyAsync(a->p.d[0], a->p.s[0], total, cudaMemcpyDeviceToDevice, 0);
+        break;
+    case STREAM_COPY:
+        if (wb == 16)
+            launch_copy<uint4>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
+        else if (wb == 8)
+            launch_copy<unsigned long long>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
+        else
+            launch_copy<unsigned>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
+        if (tail) {
+            size_t skip = nw * wb;
+            if (a->esize == 8)
+                launch_copy<unsigned long long>(1, 1, 32, a->p.d[0] + skip, a->p.s[0] + skip, tail);
+            else
+                launch_copy<unsigned>(1, 1, 32, a->p.d[0] + skip, a->p.s[0] + skip, tail);
+        }
+        break;
+    case STREAM_COPY19:
+        if (wb == 16)
+            copy19_kernel<uint4><<<a->blocks, t>>>(a->p, nw);
+        else if (wb == 8)
+            copy19_kernel<unsigned long long><<<a->blocks, t>>>(a->p, nw);
+        else
+            copy19_kernel<unsigned><<<a->blocks, t>>>(a->p, nw);
+        if (tail) {
+            ptrs19 q = a->p;
+            for (int j = 0; j < 19; j++) {
+                q.s[j] += nw * wb;
+                q.d[j] += nw * wb;
+            }
+            if (a->esize == 8)
+                copy19_kernel<unsigned long long><<<1, 32>>>(q, tail);
+            else
+                copy19_kernel<unsigned><<<1, 32>>>(q, tail);
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static double occupancy_of(const struct stream_arrays *a)
+{
+    int per_sm = 0;
+    const void *fn;
+    size_t wb = word_bytes(a);
+    if (a->c.kernel == STREAM_MEMCPY)
+        return NAN;
+    if (a->c.kernel == STREAM_COPY19)
+        fn = wb == 16 ? (const void *)copy19_kernel<uint4>
+                      : (wb == 8 ? (const void *)copy19_kernel<unsigned long long>
+                                 : (const void *)copy19_kernel<unsigned>);
+    else
+        fn = wb == 16 ? copy_fn<uint4>(a->ilp)
+                      : (wb == 8 ? copy_fn<unsigned long long>(a->ilp) : copy_fn<unsigned>(a->ilp));
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, a->threads, 0) != cudaSuccess)
+        return NAN;
+    /* resident blocks are bounded by the grid as well as by the multiprocessor's resources */
+    double resident = (double)per_sm * facts.sm_count;
+    if ((double)a->blocks < resident)
+        resident = (double)a->blocks;
+    return resident * a->threads / ((double)facts.sm_count * facts.max_threads_per_sm);
+}
+
+extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
+                            struct stream_launch *used, char *err, size_t errlen)
+{
+    struct stream_arrays *a = (struct stream_arrays *)calloc(1, sizeof *a);
+    int loads, stores;
+    size_t off = c->read_offset > c->write_offset ? c->read_offset : c->write_offset;
+    size_t stride;
+
+    *out = NULL;
+    if (!a || stream_kernel_arrays(c->kernel, &loads, &stores)) {
+        snprintf(err, errlen, "out of memory");
+        free(a);
+        return 1;
+    }
+    a->c = *c;
+    a->esize = prec_size(c->prec);
+    a->narr = loads;
+    stride = ((c->n + off) * a->esize + 65535) / 65536 * 65536;
+    if (gpu_check(cudaMalloc((void **)&a->base, stride * (size_t)(loads + stores)), "cudaMalloc",
+                  err, errlen))
+        goto fail;
+    for (int j = 0; j < loads; j++) {
+        a->p.s[j] = a->base + (size_t)j * stride + c->read_offset * a->esize;
+        a->p.d[j] = a->base + (size_t)(loads + j) * stride + c->write_offset * a->esize;
+    }
+    for (int j = 0; j < loads; j++) {
+        if (a->esize == 4)
+            init_kernel<float><<<4096, 256>>>((float *)a->p.s[j], (float *)a->p.d[j], c->n, j);
+        else
+            init_kernel<double><<<4096, 256>>>((double *)a->p.s[j], (double *)a->p.d[j], c->n, j);
+    }
+    if (gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
+        gpu_check(cudaDeviceSynchronize(), "init kernel", err, errlen))
+        goto fail;
+    a->wide = !c->scalar && (uintptr_t)a->p.s[0] % 16 == 0 && (uintptr_t)a->p.d[0] % 16 == 0;
+    a->threads = c->threads ? c->threads : DEFAULT_THREADS;
+    a->ilp = c->kernel == STREAM_COPY ? (c->ilp ? c->ilp : DEFAULT_ILP) : 1;
+    {
+        size_t nw = c->n * a->esize / word_bytes(a);
+        size_t per_block = (size_t)a->threads * a->ilp;
+        size_t cover = (nw + per_block - 1) / per_block;
+        a->blocks = c->blocks ? c->blocks : (long)(cover < 2147483647 ? (cover ? cover : 1)
+                                                                      : 2147483647);
+    }
+    if (gpu_check(cudaEventCreate(&a->ev[0]), "cudaEventCreate", err, errlen) ||
+        gpu_check(cudaEventCreate(&a->ev[1]), "cudaEventCreate", err, errlen))
+        goto fail;
+    if (c->kernel == STREAM_MEMCPY) {
+        used->threads = -1;
+        used->blocks = -1;
+        used->vector_bytes = -1;
+        used->ilp = -1;
+    } else {
+        used->threads = a->threads;
+        used->blocks = a->blocks;
+        used->vector_bytes = (int)word_bytes(a);
+        used->ilp = a->ilp;
+    }
+    used->occupancy = occupancy_of(a);
+    *out = a;
+    return 0;
+fail:
+    stream_free(a);
+    return 1;
+}
+
+extern "C" int stream_run(struct stream_arrays *a, int reps, double *seconds, char *err,
+                          size_t errlen)
+{
+    for (int r = 0; r < reps; r++) {
+        float ms = 0;
+        if (gpu_check(cudaEventRecord(a->ev[0]), "cudaEventRecord", err, errlen))
+            return 1;
+        launch(a);
+        if (gpu_check(cudaGetLastError(), "copy launch", err, errlen) ||
+            gpu_check(cudaEventRecord(a->ev[1]), "cudaEventRecord", err, errlen) ||
+            gpu_check(cudaEventSynchronize(a->ev[1]), "copy kernel", err, errlen) ||
+            gpu_check(cudaEventElapsedTime(&ms, a->ev[0], a->ev[1]), "cudaEventElapsedTime", err,
+                      errlen))
+            return 1;
+        seconds[r] = ms * 1e-3;
+    }
+    return 0;
+}
+
+extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char *err,
+                            size_t errlen)
+{
+    size_t n = a->c.n, wrong = 0;
+    double worst = 0;
+    void *h = malloc(n * a->esize);
+    if (!h) {
+        snprintf(err, errlen, "cannot allocate %zu bytes on the host for the check",
+                 n * a->esize);
+        return 1;
+    }
+    for (int j = 0; j < a->narr; j++) {
+        if (gpu_check(cudaMemcpy(h, a->p.d[j], n * a->esize, cudaMemcpyDeviceToHost),
+                      "copy back for the check", err, errlen)) {
+            free(h);
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            double want = a->esize == 4 ? (double)(float)stream_value(i, j) : stream_value(i, j);
+            double got = a->esize == 4 ? (double)((float *)h)[i] : ((double *)h)[i];
+            if (!(got == want)) {
+                double e = isnan(got) ? INFINITY : fabs(got - want) / want;
+                wrong++;
+                worst = e > worst ? e : worst;
+            }
+        }
+    }
+    free(h);
+    *bad = wrong;
+    *max_rel_err = worst;
+    return 0;
+}
+
+extern "C" void stream_free(struct stream_arrays *a)
+{
+    if (!a)
+        return;
+    if (a->ev[0])
+        cudaEventDestroy(a->ev[0]);
+    if (a->ev[1])
+        cudaEventDestroy(a->ev[1]);
+    cudaFree(a->base);
+    free(a);
+}

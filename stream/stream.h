@@ -1,0 +1,103 @@
+/* stream.h: the STREAM backend interface; cpu/stream_omp.c and gpu/stream_cuda.cu each give one
+ * definition of every function. Backends never print and never exit: they return nonzero and
+ * leave a message in the caller's buffer. */
+#ifndef SUITE_STREAM_H
+#define SUITE_STREAM_H
+
+#include <stddef.h>
+
+#include "precision.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum stream_kernel {
+    STREAM_COPY,      /* c[i] = a[i], ordinary stores */
+    STREAM_COPY_NT,   /* c[i] = a[i], non-temporal stores (CPU) */
+    STREAM_COPY19,    /* 19 sources to 19 destinations per index: D3Q19 traffic, no arithmetic */
+    STREAM_COPY19_NT, /* the same with non-temporal stores (CPU) */
+    STREAM_MEMCPY,    /* cudaMemcpyAsync device to device (GPU reference row) */
+    STREAM_KERNEL_COUNT
+};
+
+extern const char *const stream_kernel_names[STREAM_KERNEL_COUNT];
+
+/* Arrays read and written per index (the byte table's weights). */
+int stream_kernel_arrays(enum stream_kernel k, int *loads, int *stores);
+
+struct stream_case {
+    enum stream_kernel kernel;
+    enum prec prec;
+    size_t n;            /* elements per array */
+    size_t read_offset;  /* elements the source starts past an aligned address */
+    size_t write_offset; /* elements the destination starts past an aligned address */
+    int threads;         /* gpu: threads per block (0: backend default); cpu: ignored */
+    long blocks;         /* gpu: grid size (0: cover the array); cpu: ignored */
+    int ilp;             /* gpu: independent accesses in flight per thread (0: default) */
+    int scalar;          /* gpu: 1 forces element-wide accesses, 0 takes the widest alignment allows */
+};
+
+/* What a case actually ran with (defaults resolved), for the row. */
+struct stream_launch {
+    int threads;      /* cpu: OpenMP threads; gpu: threads per block */
+    long blocks;      /* gpu grid; -1 on the cpu */
+    double occupancy; /* gpu: resident warps / maximum warps per multiprocessor; NaN on the cpu */
+    int vector_bytes; /* bytes per access in the kernel's main loop; -1 where not ours (memcpy) */
+    int ilp;          /* gpu: accesses in flight per thread; -1 on the cpu */
+};
+
+struct stream_device {
+    char backend[8];       /* "cpu" or "gpu" */
+    char device[128];      /* CPU model or GPU name */
+    double peak_bw_GBs;    /* theoretical bandwidth, NaN if unknown */
+    size_t cache_bytes;    /* CPU last-level cache (all instances) or GPU L2 */
+    size_t default_bytes;  /* default bytes per array */
+    char default_why[160]; /* how the default was chosen, for stderr */
+    char ecc[8];           /* "on", "off" or "" */
+    char driver[64];
+    char compiler[192];
+    char flags[192];
+    char binding[128];     /* cpu: OMP_PROC_BIND/OMP_PLACES in effect */
+    char facts_source[16];
+};
+
+/* Opens the backend; fails (message in err) when it cannot run here, e.g. no GPU. */
+int stream_backend_open(struct stream_device *d, char *err, size_t errlen);
+
+/* 0 if the kernel can run on this backend; otherwise why not, in why. */
+int stream_kernel_supported(enum stream_kernel k, char *why, size_t whylen);
+
+/* 1 if the kernel's stores read the line first (CPU ordinary stores), else 0. */
+int stream_write_allocates(enum stream_kernel k);
+
+/* Bytes that can be allocated now (host memory or free device memory). */
+size_t stream_memory_available(void);
+
+struct stream_arrays;
+
+/* Allocates, initialises sources with non-zero values and poisons destinations, touching memory
+ * with the kernel's own partition (first touch). */
+int stream_alloc(struct stream_arrays **s, const struct stream_case *c, struct stream_launch *used,
+                 char *err, size_t errlen);
+/* Runs the kernel `reps` times; seconds[r] is the time of run r. */
+int stream_run(struct stream_arrays *s, int reps, double *seconds, char *err, size_t errlen);
+/* Checks every destination element against the value its source held; *bad counts mismatches
+ * (poison left over counts too). */
+int stream_check(struct stream_arrays *s, size_t *bad, double *max_rel_err, char *err,
+                 size_t errlen);
+void stream_free(struct stream_arrays *s);
+
+/* Byte accounting (stream_bytes.c): bytes per index in both conventions. */
+struct stream_traffic {
+    double prog_bytes; /* loads + stores the code asks for */
+    double dram_bytes; /* what memory moves: + one read per stored line under write-allocate */
+    int write_allocate;
+};
+int stream_traffic(enum stream_kernel k, size_t elem_size, int write_allocate,
+                   struct stream_traffic *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

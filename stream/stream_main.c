@@ -1,0 +1,333 @@
+/* stream_main.c: the STREAM driver shared by stream-cpu and stream-gpu: parse, check that every
+ * case fits, then sweep precision x kernel x size x offsets x launch shape, writing one verified
+ * row per case as soon as it is measured. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "stats.h"
+#include "stream.h"
+#include "stream_opts.h"
+#include "sysinfo.h"
+
+extern const char stream_backend_name[]; /* "cpu" or "gpu", from the backend */
+
+struct run_ctx {
+    const struct stream_opts *o;
+    const struct stream_device *dev;
+    const struct sysinfo_host *host;
+    FILE *out;
+    double *times;
+    int failures;
+    int ncases, icase;
+};
+
+static const char *prog = "stream";
+
+static size_t elements_for(const struct stream_device *d, const struct stream_opts *o, size_t i,
+                           enum stream_kernel k, enum prec p)
+{
+    size_t bytes = o->sizes.n ? o->sizes.v[i] : d->default_bytes;
+    int loads, stores;
+    stream_kernel_arrays(k, &loads, &stores);
+    if (!o->sizes.n && loads > 1)
+        bytes /= (size_t)loads; /* default: same working set as copy, spread over 38 arrays */
+    return bytes / prec_size(p);
+}
+
+static size_t max_of(const struct cli_list *l)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < l->n; i++)
+        m = l->v[i] > m ? l->v[i] : m;
+    return m;
+}
+
+/* Bytes the largest case allocates: every array with its offset and 4 KiB of alignment slack. */
+static double largest_case_bytes(const struct stream_device *d, const struct stream_opts *o)
+{
+    double worst = 0;
+    size_t extra = (max_of(&o->read_offsets) > max_of(&o->write_offsets)
+                        ? max_of(&o->read_offsets)
+                        : max_of(&o->write_offsets));
+    size_t nsizes = o->sizes.n ? o->sizes.n : 1;
+    for (int ki = 0; ki < o->nkernels; ki++) {
+        int loads, stores;
+        stream_kernel_arrays((enum stream_kernel)o->kernels[ki], &loads, &stores);
+        for (int pi = 0; pi < o->nprecs; pi++) {
+            for (size_t si = 0; si < nsizes; si++) {
+                enum prec p = (enum prec)o->precs[pi];
+                size_t n = elements_for(d, o, si, (enum stream_kernel)o->kernels[ki], p);
+                double b = (double)(loads + stores) * ((double)(n + extra) * prec_size(p) + 4096.0);
+                worst = b > worst ? b : worst;
+            }
+        }
+    }
+    return worst;
+}
+
+static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct stream_case *c,
+                     const struct stream_launch *u, const struct stats *st, size_t bad,
+                     double max_err)
+{
+    struct stream_traffic tr;
+    double n = (double)c->n;
+    double peak = isnan(x->o->peak_bw_GBs) ? x->dev->peak_bw_GBs : x->o->peak_bw_GBs;
+    char ts[32];
+
+    stream_traffic(c->kernel, prec_size(c->prec), stream_write_allocates(c->kernel), &tr);
+    csv_record_init(r);
+    csv_set(r->version, sysinfo_version());
+    sysinfo_timestamp(ts, sizeof ts);
+    csv_set(r->timestamp, ts);
+    csv_set(r->host, x->host->host);
+    csv_set(r->bench, "stream");
+    csv_set(r->backend, x->dev->backend);
+    csv_set(r->device, x->dev->device);
+    csv_set(r->kernel, stream_kernel_names[c->kernel]);
+    csv_set(r->precision, prec_name(c->prec));
+    r->nx = (int64_t)c->n;
+    r->ny = r->nz = 1;
+    r->pad = 0;
+    r->pitch = (int64_t)c->n;
+    r->cells = r->fluid_cells = (int64_t)c->n;
+    r->threads = u->threads;
+    r->blocks = u->blocks;
+    r->occupancy = u->occupancy;
+    r->vector_bytes = u->vector_bytes;
+    r->ilp = u->ilp;
+    r->read_offset = (int64_t)c->read_offset;
+    r->write_offset = (int64_t)c->write_offset;
+    r->steps = 1;
+    r->reps = x->o->reps;
+    r->t_min_s = st->min;
+    r->t_med_s = st->med;
+    r->t_max_s = st->max;
+    r->prog_bytes = tr.prog_bytes;
+    r->dram_bytes = tr.dram_bytes;
+    r->write_allocate = tr.write_allocate;
+    r->bw_prog_GBs = tr.prog_bytes * n / st->min * 1e-9;
+    r->bw_prog_med_GBs = tr.prog_bytes * n / st->med * 1e-9;
+    r->bw_dram_GBs = tr.dram_bytes * n / st->min * 1e-9;
+    r->bw_dram_med_GBs = tr.dram_bytes * n / st->med * 1e-9;
+    r->peak_bw_GBs = peak;
+    r->llc_bytes = (int64_t)x->dev->cache_bytes;
+    csv_set(r->ecc, x->dev->ecc);
+    csv_set(r->driver, x->dev->driver);
+    csv_set(r->compiler, x->dev->compiler);
+    csv_set(r->flags, x->dev->flags);
+    csv_set(r->binding, x->dev->binding);
+    csv_set(r->facts_source, x->dev->facts_source);
+    r->max_rel_err = max_err;
+    csv_set(r->verified, bad == 0 ? "pass" : "fail");
+}
+
+/* Allocate, warm up, time, check, write. Returns 0, or 1 on a runtime error (message printed). */
+static int run_case(struct run_ctx *x, const struct stream_case *c)
+{
+    struct stream_arrays *s = NULL;
+    struct stream_launch used;
+    struct stats st;
+    struct csv_record row;
+    size_t bad = 0;
+    double max_err = 0;
+    char err[256];
+
+    x->icase++;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "%s: case %d/%d: %s %s, %zu elements per array\n", prog, x->icase,
+                x->ncases, stream_kernel_names[c->kernel], prec_name(c->prec), c->n);
+    if (stream_alloc(&s, c, &used, err, sizeof err))
+        goto fail;
+    if (x->o->warmup > 0 && stream_run(s, x->o->warmup, x->times, err, sizeof err))
+        goto fail;
+    if (stream_run(s, x->o->reps, x->times, err, sizeof err))
+        goto fail;
+    if (stream_check(s, &bad, &max_err, err, sizeof err))
+        goto fail;
+    stream_free(s);
+    s = NULL;
+    if (stats_compute(x->times, (size_t)x->o->reps, &st)) {
+        snprintf(err, sizeof err, "invalid timings");
+        goto fail;
+    }
+    fill_row(&row, x, c, &used, &st, bad, max_err);
+    if (bad) {
+        fprintf(stderr, "%s: VERIFICATION FAILED: %s %s n=%zu: %zu of %zu destination elements "
+                        "wrong\n", prog, stream_kernel_names[c->kernel], prec_name(c->prec), c->n,
+                bad, c->n);
+        x->failures++;
+    }
+    if (csv_write_row(x->out, &row)) {
+        snprintf(err, sizeof err, "cannot write the CSV row: %s", strerror(errno));
+        goto fail;
+    }
+    return 0;
+fail:
+    stream_free(s);
+    fprintf(stderr, "%s: error: %s %s n=%zu: %s\n", prog, stream_kernel_names[c->kernel],
+            prec_name(c->prec), c->n, err);
+    return 1;
+}
+
+/* The launch-shape sweep of one (kernel, precision, size, offsets). */
+static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
+{
+    const struct stream_opts *o = x->o;
+    int uses_launch = strcmp(x->dev->backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
+    size_t nb = uses_launch && o->block.n ? o->block.n : 1;
+    size_t ng = uses_launch && o->blocks.n ? o->blocks.n : 1;
+    size_t ni = uses_launch && o->ilp.n ? o->ilp.n : 1;
+    int n = 0;
+
+    for (size_t b = 0; b < nb; b++) {
+        for (size_t g = 0; g < ng; g++) {
+            for (size_t i = 0; i < ni; i++) {
+                c.threads = uses_launch && o->block.n ? (int)o->block.v[b] : 0;
+                c.blocks = uses_launch && o->blocks.n ? (long)o->blocks.v[g] : 0;
+                c.ilp = uses_launch && o->ilp.n ? (int)o->ilp.v[i] : 0;
+                c.scalar = o->scalar;
+                n++;
+                if (!count_only && run_case(x, &c))
+                    return -1;
+            }
+        }
+    }
+    return n;
+}
+
+static int sweep(struct run_ctx *x, int count_only)
+{
+    const struct stream_opts *o = x->o;
+    size_t nsizes = o->sizes.n ? o->sizes.n : 1;
+    int total = 0;
+
+    for (int pi = 0; pi < o->nprecs; pi++) {
+        for (int ki = 0; ki < o->nkernels; ki++) {
+            for (size_t si = 0; si < nsizes; si++) {
+                for (size_t ri = 0; ri < o->read_offsets.n; ri++) {
+                    for (size_t wi = 0; wi < o->write_offsets.n; wi++) {
+                        struct stream_case c;
+                        int n;
+                        memset(&c, 0, sizeof c);
+                        c.kernel = (enum stream_kernel)o->kernels[ki];
+                        c.prec = (enum prec)o->precs[pi];
+                        c.n = elements_for(x->dev, o, si, c.kernel, c.prec);
+                        c.read_offset = o->read_offsets.v[ri];
+                        c.write_offset = o->write_offsets.v[wi];
+                        n = sweep_launch(x, c, count_only);
+                        if (n < 0)
+                            return -1;
+                        total += n;
+                    }
+                }
+            }
+        }
+    }
+    return total;
+}
+
+/* Fills the default kernel list and refuses kernels this backend cannot run. */
+static int resolve_kernels(struct stream_opts *o, char *err, size_t errlen)
+{
+    char why[200];
+    if (o->nkernels == 0) {
+        for (int k = 0; k < STREAM_KERNEL_COUNT; k++) {
+            if (stream_kernel_supported((enum stream_kernel)k, why, sizeof why) == 0)
+                o->kernels[o->nkernels++] = k;
+        }
+        return 0;
+    }
+    for (int i = 0; i < o->nkernels; i++) {
+        if (stream_kernel_supported((enum stream_kernel)o->kernels[i], why, sizeof why)) {
+            snprintf(err, errlen, "--kernel %s: %s", stream_kernel_names[o->kernels[i]], why);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct stream_opts *o = calloc(1, sizeof *o);
+    struct stream_device dev;
+    struct sysinfo_host host;
+    struct run_ctx x;
+    char err[512];
+    int rc;
+    double need, avail;
+
+    prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    if (!o) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        return 1;
+    }
+    rc = stream_opts_parse(argc, argv, stream_backend_name, o, err, sizeof err);
+    if (rc == -1)
+        return 0;
+    if (rc) {
+        fprintf(stderr, "%s: error: %s\n", prog, err);
+        return 2;
+    }
+    memset(&dev, 0, sizeof dev);
+    if (stream_backend_open(&dev, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", prog, err);
+        return 2;
+    }
+    if (resolve_kernels(o, err, sizeof err)) {
+        fprintf(stderr, "%s: error: %s\n", prog, err);
+        return 2;
+    }
+    sysinfo_host_get(&host);
+    need = largest_case_bytes(&dev, o);
+    avail = (double)stream_memory_available();
+    if (avail > 0 && need > 0.9 * avail) {
+        fprintf(stderr, "%s: error: the largest case needs %.2f GiB but only %.2f GiB are "
+                        "available: choose a smaller --size (bytes per array)\n",
+                prog, need / 1073741824.0, avail / 1073741824.0);
+        return 2;
+    }
+    if (!o->sizes.n)
+        fprintf(stderr, "%s: %s\n", prog, dev.default_why);
+
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    x.dev = &dev;
+    x.host = &host;
+    x.times = malloc((size_t)(o->reps > o->warmup ? o->reps : o->warmup) * sizeof *x.times);
+    x.ncases = sweep(&x, 1);
+    if (!x.times) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        return 1;
+    }
+    x.out = stdout;
+    if (o->out) {
+        x.out = fopen(o->out, "w");
+        if (!x.out) {
+            fprintf(stderr, "%s: error: -o %s: %s\n", prog, o->out, strerror(errno));
+            return 2;
+        }
+    }
+    if (csv_write_header(x.out)) {
+        fprintf(stderr, "%s: error: cannot write the CSV header: %s\n", prog, strerror(errno));
+        return 1;
+    }
+    rc = sweep(&x, 0) < 0 ? 1 : 0;
+    if (x.out != stdout && fclose(x.out) != 0) {
+        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
+        rc = 1;
+    }
+    if (x.failures) {
+        fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n",
+                prog, x.failures);
+        rc = 1;
+    }
+    free(x.times);
+    free(o);
+    return rc;
+}

@@ -1,0 +1,230 @@
+/* stream_opts.c: command-line parsing for the STREAM pair; nothing runs before all of it passed. */
+#define _POSIX_C_SOURCE 200809L
+#include "stream_opts.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysinfo.h"
+
+static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
+
+static void usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [options]\n"
+            "Measures STREAM copy bandwidth; writes CSV (schema 1) to stdout or -o FILE.\n"
+            "  --size LIST          bytes per array, suffix K/M/G (powers of 1024); a list like\n"
+            "                       1M,64M or a range 1M:1G:x2 (default: cpu 4x the last-level\n"
+            "                       cache, gpu 1 GiB; copy19 kernels: that total over 38 arrays)\n"
+            "  --kernel LIST        copy,copy_nt,copy19,copy19_nt,memcpy (default: all this\n"
+            "                       backend supports)\n"
+            "  --precision LIST     sp,dp (default both)\n"
+            "  --reps N             timed repetitions (default 20)\n"
+            "  --warmup N           untimed runs before them (default 2)\n"
+            "  --read-offset LIST   elements the source starts past an aligned address (default 0)\n"
+            "  --write-offset LIST  elements the destination starts past it (default 0)\n"
+            "  --peak-bw GBS        theoretical bandwidth for the row (default: gpu from the\n"
+            "                       memory clock and bus width; cpu unknown)\n"
+            "  --block LIST         gpu: threads per block, multiples of 32 up to 1024\n"
+            "  --blocks LIST        gpu: grid size (default: one pass over the array)\n"
+            "  --ilp LIST           gpu: accesses in flight per thread, 1,2,4 or 8\n"
+            "  --access MODE        gpu: wide (16-byte where alignment allows; default) or scalar\n"
+            "  -o, --output FILE    write CSV there instead of stdout\n"
+            "  -h, --help           this text;  --version  the suite version\n",
+            prog);
+}
+
+enum {
+    OPT_SIZE = 256, OPT_KERNEL, OPT_PREC, OPT_REPS, OPT_WARMUP, OPT_ROFF, OPT_WOFF, OPT_PEAK,
+    OPT_BLOCK, OPT_BLOCKS, OPT_ILP, OPT_ACCESS, OPT_VERSION
+};
+
+static int parse_int(const char *name, const char *text, long lo, long hi, int *out, char *err,
+                     size_t errlen)
+{
+    size_t v;
+    char sub[160];
+    if (cli_parse_value(text, 0, &v, sub, sizeof sub) || v < (size_t)lo || v > (size_t)hi) {
+        snprintf(err, errlen, "%s '%s': expected a whole number from %ld to %ld", name, text, lo,
+                 hi);
+        return 1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_list(const char *name, const char *text, int suffix, size_t lo, size_t hi,
+                      struct cli_list *l, char *err, size_t errlen)
+{
+    char sub[256];
+    if (cli_parse_list(text, suffix, lo, hi, l, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s: %s", name, sub);
+        return 1;
+    }
+    return 0;
+}
+
+static int gpu_only(const char *backend, const char *name, char *err, size_t errlen)
+{
+    if (strcmp(backend, "gpu") == 0)
+        return 0;
+    snprintf(err, errlen, "%s applies to stream-gpu only (threads and grid of a CUDA launch)",
+             name);
+    return 1;
+}
+
+int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_opts *o, char *err,
+                      size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"size", required_argument, 0, OPT_SIZE},
+        {"kernel", required_argument, 0, OPT_KERNEL},
+        {"precision", required_argument, 0, OPT_PREC},
+        {"reps", required_argument, 0, OPT_REPS},
+        {"warmup", required_argument, 0, OPT_WARMUP},
+        {"read-offset", required_argument, 0, OPT_ROFF},
+        {"write-offset", required_argument, 0, OPT_WOFF},
+        {"peak-bw", required_argument, 0, OPT_PEAK},
+        {"block", required_argument, 0, OPT_BLOCK},
+        {"blocks", required_argument, 0, OPT_BLOCKS},
+        {"ilp", required_argument, 0, OPT_ILP},
+        {"access", required_argument, 0, OPT_ACCESS},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, OPT_VERSION},
+        {0, 0, 0, 0},
+    };
+    int c, idx;
+    char sub[256];
+
+    memset(o, 0, sizeof *o);
+    o->reps = 20;
+    o->warmup = 2;
+    o->peak_bw_GBs = NAN;
+    o->read_offsets.n = o->write_offsets.n = 1; /* {0} */
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
+        switch (c) {
+        case OPT_SIZE:
+            if (parse_list("--size", optarg, 1, 64, (size_t)1 << 50, &o->sizes, err, errlen))
+                return 2;
+            break;
+        case OPT_KERNEL:
+            if (cli_parse_names(optarg, stream_kernel_names, STREAM_KERNEL_COUNT, o->kernels,
+                                &o->nkernels, sub, sizeof sub)) {
+                snprintf(err, errlen, "--kernel: %s", sub);
+                return 2;
+            }
+            break;
+        case OPT_PREC:
+            if (cli_parse_names(optarg, prec_names, PREC_COUNT, o->precs, &o->nprecs, sub,
+                                sizeof sub)) {
+                snprintf(err, errlen, "--precision: %s", sub);
+                return 2;
+            }
+            break;
+        case OPT_REPS:
+            if (parse_int("--reps", optarg, 1, 1000000, &o->reps, err, errlen))
+                return 2;
+            break;
+        case OPT_WARMUP:
+            if (parse_int("--warmup", optarg, 0, 1000000, &o->warmup, err, errlen))
+                return 2;
+            break;
+        case OPT_ROFF:
+            if (parse_list("--read-offset", optarg, 0, 0, 4096, &o->read_offsets, err, errlen))
+                return 2;
+            break;
+        case OPT_WOFF:
+            if (parse_list("--write-offset", optarg, 0, 0, 4096, &o->write_offsets, err, errlen))
+                return 2;
+            break;
+        case OPT_PEAK: {
+            char *end;
+            o->peak_bw_GBs = strtod(optarg, &end);
+            if (*end || end == optarg || !(o->peak_bw_GBs > 0) || isinf(o->peak_bw_GBs)) {
+                snprintf(err, errlen, "--peak-bw '%s': expected a positive number of GB/s",
+                         optarg);
+                return 2;
+            }
+            break;
+        }
+        case OPT_BLOCK:
+            if (gpu_only(backend, "--block", err, errlen) ||
+                parse_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
+                return 2;
+            for (size_t i = 0; i < o->block.n; i++) {
+                if (o->block.v[i] % 32) {
+                    snprintf(err, errlen, "--block: %zu is not a multiple of 32 (a warp)",
+                             o->block.v[i]);
+                    return 2;
+                }
+            }
+            break;
+        case OPT_BLOCKS:
+            if (gpu_only(backend, "--blocks", err, errlen) ||
+                parse_list("--blocks", optarg, 1, 1, 2147483647, &o->blocks, err, errlen))
+                return 2;
+            break;
+        case OPT_ILP:
+            if (gpu_only(backend, "--ilp", err, errlen) ||
+                parse_list("--ilp", optarg, 0, 1, 8, &o->ilp, err, errlen))
+                return 2;
+            for (size_t i = 0; i < o->ilp.n; i++) {
+                size_t v = o->ilp.v[i];
+                if (v != 1 && v != 2 && v != 4 && v != 8) {
+                    snprintf(err, errlen, "--ilp: %zu is not one of 1,2,4,8", v);
+                    return 2;
+                }
+            }
+            break;
+        case OPT_ACCESS:
+            if (gpu_only(backend, "--access", err, errlen))
+                return 2;
+            if (strcmp(optarg, "wide") == 0) {
+                o->scalar = 0;
+            } else if (strcmp(optarg, "scalar") == 0) {
+                o->scalar = 1;
+            } else {
+                snprintf(err, errlen, "--access '%s': expected wide or scalar", optarg);
+                return 2;
+            }
+            break;
+        case 'o':
+            if (!*optarg) {
+                snprintf(err, errlen, "-o: expected a file name");
+                return 2;
+            }
+            o->out = optarg;
+            break;
+        case 'h':
+            usage(argv[0]);
+            return -1;
+        case OPT_VERSION:
+            fprintf(stderr, "%s\n", sysinfo_version());
+            return -1;
+        case ':':
+            snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+            return 2;
+        default:
+            snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
+                 argv[optind]);
+        return 2;
+    }
+    if (o->nprecs == 0) {
+        o->precs[0] = PREC_SP;
+        o->precs[1] = PREC_DP;
+        o->nprecs = 2;
+    }
+    return 0;
+}

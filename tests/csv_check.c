@@ -1,0 +1,80 @@
+/* csv_check.c: test helper that reads a result file with the suite's own reader and checks every
+ * row for consistency: verified, timings ordered, bandwidth = bytes x elements / time. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+static int bad;
+
+static void expect(int ok, const char *file, long line, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "%s:%ld: %s\n", file, line, what);
+        bad++;
+    }
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fabs(b);
+}
+
+int main(int argc, char **argv)
+{
+    struct csv_table t = {0};
+    char err[512];
+    const char *bench = NULL, *backend = NULL;
+    long rows = -1;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: csv_check FILE [--bench B] [--backend B] [--rows N]\n");
+        return 2;
+    }
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--bench") == 0)
+            bench = argv[i + 1];
+        else if (strcmp(argv[i], "--backend") == 0)
+            backend = argv[i + 1];
+        else if (strcmp(argv[i], "--rows") == 0)
+            rows = atol(argv[i + 1]);
+    }
+    if (csv_read_path(argv[1], &t, err, sizeof err)) {
+        fprintf(stderr, "csv_check: %s\n", err);
+        return 1;
+    }
+    if (rows >= 0 && (long)t.n != rows) {
+        fprintf(stderr, "%s: %zu rows, expected %ld\n", argv[1], t.n, rows);
+        bad++;
+    }
+    if (t.n == 0) {
+        fprintf(stderr, "%s: no rows\n", argv[1]);
+        bad++;
+    }
+    for (size_t i = 0; i < t.n; i++) {
+        const struct csv_record *r = &t.rows[i];
+        long ln = t.lines[i];
+        double n = (double)r->fluid_cells;
+        expect(strcmp(r->verified, "pass") == 0, argv[1], ln, "verified is not pass");
+        expect(!bench || strcmp(r->bench, bench) == 0, argv[1], ln, "wrong bench");
+        expect(!backend || strcmp(r->backend, backend) == 0, argv[1], ln, "wrong backend");
+        expect(r->version[0] && r->host[0] && r->device[0] && r->timestamp[0], argv[1], ln,
+               "version, host, device or timestamp empty");
+        expect(r->t_min_s > 0 && r->t_min_s <= r->t_med_s && r->t_med_s <= r->t_max_s, argv[1],
+               ln, "timings not 0 < min <= median <= max");
+        expect(r->reps >= 1 && r->steps >= 1, argv[1], ln, "reps or steps missing");
+        expect(r->dram_bytes >= r->prog_bytes && r->prog_bytes > 0, argv[1], ln,
+               "byte counts missing or dram < program bytes");
+        expect(r->write_allocate == 1 ? close_to(r->dram_bytes, 1.5 * r->prog_bytes)
+                                      : close_to(r->dram_bytes, r->prog_bytes),
+               argv[1], ln, "dram bytes do not follow the write-allocate flag");
+        expect(close_to(r->bw_prog_GBs, r->prog_bytes * n * r->steps / r->t_min_s * 1e-9),
+               argv[1], ln, "bw_prog_GBs != prog_bytes x elements / t_min");
+        expect(close_to(r->bw_dram_med_GBs, r->dram_bytes * n * r->steps / r->t_med_s * 1e-9),
+               argv[1], ln, "bw_dram_med_GBs != dram_bytes x elements / t_med");
+        expect(r->max_rel_err == 0, argv[1], ln, "a copy must be exact");
+    }
+    csv_table_free(&t);
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,87 @@
+/* test_cli.c: the list syntax, good and bad. */
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+
+static struct cli_list l;
+static char err[256];
+
+static int list_is(const char *text, int suffix, const size_t *want, size_t n)
+{
+    if (cli_parse_list(text, suffix, 0, (size_t)1 << 50, &l, err, sizeof err)) {
+        fprintf(stderr, "  '%s' refused: %s\n", text, err);
+        return 0;
+    }
+    if (l.n != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (l.v[i] != want[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int refused(const char *text, int suffix, size_t lo, size_t hi)
+{
+    err[0] = '\0';
+    return cli_parse_list(text, suffix, lo, hi, &l, err, sizeof err) != 0 && err[0] != '\0';
+}
+
+int main(void)
+{
+    const size_t a[] = {32, 48, 64};
+    const size_t b[] = {64, 128, 256};
+    const size_t c[] = {1 << 20, 1 << 21, 1 << 22};
+    const size_t d[] = {5};
+    const size_t e[] = {16, 32, 40, 48, 1024};
+    const size_t f[] = {3, 4, 5};
+    const size_t g[] = {(size_t)3 << 30};
+    const size_t h[] = {10, 13};
+    const char *names[] = {"copy", "copy_nt", "copy19"};
+    int idx[3], count;
+    size_t v;
+
+    CHECK(list_is("32:64:16", 0, a, 3));
+    CHECK(list_is("64,128,256", 0, b, 3));
+    CHECK(list_is("1M:4M:x2", 1, c, 3));
+    CHECK(list_is("1MiB:4MiB:x2", 1, c, 3));
+    CHECK(list_is("5", 0, d, 1));
+    CHECK(list_is("16,32:48:8,1K", 1, e, 5));
+    CHECK(list_is("3:5", 0, f, 3));
+    CHECK(list_is("3G", 1, g, 1));
+    CHECK(list_is("10:15:3", 0, h, 2)); /* the end need not be on the step */
+    CHECK(list_is("1:100:x1000", 0, (const size_t[]){1}, 1));
+
+    CHECK(refused("", 0, 0, 100));
+    CHECK(refused(",5", 0, 0, 100));
+    CHECK(refused("5,", 0, 0, 100));
+    CHECK(refused("5,,6", 0, 0, 100));
+    CHECK(refused("abc", 0, 0, 100));
+    CHECK(refused("-5", 0, 0, 100));
+    CHECK(refused("1M", 0, 0, 1 << 30)); /* suffix where none is allowed */
+    CHECK(refused("1Q", 1, 0, 1 << 30));
+    CHECK(refused("64:32", 0, 0, 100));
+    CHECK(refused("1:10:0", 0, 0, 100));
+    CHECK(refused("1:10:x1", 0, 0, 100));
+    CHECK(refused("0:10:x2", 0, 0, 100));
+    CHECK(refused("1:2:3:4", 0, 0, 100));
+    CHECK(refused("1:", 0, 0, 100));
+    CHECK(refused("101", 0, 0, 100));
+    CHECK(refused("5", 0, 10, 100));
+    CHECK(refused("1:100000", 0, 0, 1000000)); /* more values than a sweep may have */
+    CHECK(refused("99999999999999999999999", 0, 0, (size_t)-1));
+    CHECK(refused("20000000T", 1, 0, (size_t)-1));
+
+    CHECK(cli_parse_value("64K", 1, &v, err, sizeof err) == 0 && v == 65536);
+    CHECK(cli_parse_value("64k", 0, &v, err, sizeof err) != 0);
+
+    CHECK(cli_parse_names("copy19,copy", names, 3, idx, &count, err, sizeof err) == 0);
+    CHECK(count == 2 && idx[0] == 2 && idx[1] == 0);
+    CHECK(cli_parse_names("copy,copy", names, 3, idx, &count, err, sizeof err) != 0);
+    CHECK(cli_parse_names("cop", names, 3, idx, &count, err, sizeof err) != 0);
+    CHECK(strstr(err, "copy,copy_nt,copy19") != NULL); /* the message lists what is accepted */
+    CHECK(cli_parse_names("", names, 3, idx, &count, err, sizeof err) != 0);
+    CHECK(cli_parse_names("copy,", names, 3, idx, &count, err, sizeof err) != 0);
+    return check_report("test_cli");
+}

@@ -1,0 +1,94 @@
+/* test_csv.c: a record written and read back field for field; quoting; malformed files are
+ * refused with the file and line named. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "csv.h"
+
+static FILE *from_text(const char *text)
+{
+    FILE *f = tmpfile();
+    fputs(text, f);
+    rewind(f);
+    return f;
+}
+
+static int read_fails(const char *text, const char *want_in_err)
+{
+    struct csv_table t = {0};
+    char err[256] = "";
+    FILE *f = from_text(text);
+    int rc = csv_read(f, "fixture.csv", &t, err, sizeof err);
+    fclose(f);
+    csv_table_free(&t);
+    if (rc == 0 || !strstr(err, want_in_err)) {
+        fprintf(stderr, "  expected an error with '%s', got rc=%d '%s'\n", want_in_err, rc, err);
+        return 0;
+    }
+    return 1;
+}
+
+int main(void)
+{
+    struct csv_record r, *b;
+    struct csv_table t = {0};
+    char err[256];
+    FILE *f = tmpfile();
+
+    csv_record_init(&r);
+    csv_set(r.version, "0.1.0-abc");
+    csv_set(r.host, "node,01");               /* comma: must be quoted */
+    csv_set(r.device, "GPU \"quoted\" name"); /* quotes: doubled */
+    csv_set(r.flags, "-O3\n-march=native");   /* newline: becomes a space */
+    csv_set(r.kernel, "copy");
+    csv_set(r.precision, "dp");
+    r.nx = 268435456;
+    r.blocks = -1; /* empty */
+    r.t_min_s = 0.000712345678;
+    r.bw_prog_GBs = 3012.5;
+    r.occupancy = NAN; /* empty */
+    csv_set(r.verified, "pass");
+
+    CHECK(csv_write_header(f) == 0);
+    CHECK(csv_write_row(f, &r) == 0);
+    CHECK(csv_write_row(f, &r) == 0);
+    rewind(f);
+    CHECK(csv_read(f, "roundtrip.csv", &t, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(t.n == 2);
+    if (t.n == 2) {
+        b = &t.rows[1];
+        CHECK(b->schema == 1);
+        CHECK(strcmp(b->host, "node,01") == 0);
+        CHECK(strcmp(b->device, "GPU \"quoted\" name") == 0);
+        CHECK(strcmp(b->flags, "-O3 -march=native") == 0);
+        CHECK(b->nx == 268435456);
+        CHECK(b->blocks == -1);
+        CHECK(b->t_min_s == 0.000712345678);
+        CHECK(b->bw_prog_GBs == 3012.5);
+        CHECK(isnan(b->occupancy));
+        CHECK(strcmp(b->verified, "pass") == 0);
+        CHECK(t.lines[1] == 3);
+    }
+    csv_table_free(&t);
+
+    /* concatenated files: the second header is skipped; unknown columns are ignored */
+    f = from_text("schema,kernel,future_column\n1,copy,x\nschema,kernel,future_column\n1,copy19,y\n");
+    CHECK(csv_read(f, "cat.csv", &t, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(t.n == 2 && strcmp(t.rows[1].kernel, "copy19") == 0);
+    csv_table_free(&t);
+
+    CHECK(read_fails("", "fixture.csv: empty file"));
+    CHECK(read_fails("kernel,nx\ncopy,5\n", "no 'schema' column"));
+    CHECK(read_fails("schema,nx\n1,5\n1,5,6\n", "fixture.csv:3: 3 fields where the header has 2"));
+    CHECK(read_fails("schema,nx\n1,abc\n", "fixture.csv:2: column nx"));
+    CHECK(read_fails("schema,t_min_s\n1,0.5x\n", "column t_min_s"));
+    CHECK(read_fails("schema,nx\n2,5\n", "schema 2 is not supported"));
+    CHECK(read_fails("schema,host\n1,\"open\n", "unterminated quoted field"));
+    CHECK(read_fails("schema,nx,nx\n1,2,3\n", "names column 'nx' twice"));
+    CHECK(read_fails("schema,nx\n,5\n", "never empty"));
+    return check_report("test_csv");
+}
