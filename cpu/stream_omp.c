@@ -134,6 +134,22 @@ static void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
 }
 #endif
 
+/* Non-temporal copy of four page-aligned quarters interleaved 256 bytes at a time: four write
+ * streams in flight per core instead of one. On a Sapphire Rapids guest one stream reached 22-29
+ * GB/s and four 32-36 (2 threads, 420 MiB arrays; 1, 2, 8 and 16 ways and 1 or 4 KiB steps were
+ * slower), glibc's non-temporal memcpy 34-38 in the same minutes. */
+#define NT_WAYS 4
+#define NT_STEP 256
+static void nt_copy_4way(char *d, const char *s, size_t bytes)
+{
+    size_t part = bytes / NT_WAYS / 4096 * 4096;
+    for (size_t off = 0; off < part; off += NT_STEP) {
+        for (int q = 0; q < NT_WAYS; q++)
+            nt_copy(d + (size_t)q * part + off, s + (size_t)q * part + off, NT_STEP);
+    }
+    nt_copy(d + NT_WAYS * part, s + NT_WAYS * part, bytes - NT_WAYS * part);
+}
+
 static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
 {
     size_t es = a->esize;
@@ -142,7 +158,7 @@ static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
         plain_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
         break;
     case STREAM_COPY_NT:
-        nt_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
+        nt_copy_4way(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
         break;
     case STREAM_COPY19:
     case STREAM_COPY19_NT: {

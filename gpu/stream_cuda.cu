@@ -14,8 +14,10 @@
 
 extern "C" const char stream_backend_name[] = "gpu";
 
-#define DEFAULT_THREADS 512
-#define DEFAULT_ILP 2
+/* Defaults from the block x ILP sweep on an H200 (data/stream/): 256 threads, one 16-byte word per
+ * thread in flight, a grid that covers the array once. */
+#define DEFAULT_THREADS 256
+#define DEFAULT_ILP 1
 
 struct ptrs19 {
     const char *s[19];
@@ -28,7 +30,7 @@ struct stream_arrays {
     int narr; /* sources (= destinations) */
     char *base;
     struct ptrs19 p;
-    int wide;           /* 16-byte words */
+    size_t word;        /* bytes per access in the main loop: 16, 8 or the element size */
     int threads, ilp;
     long blocks;
     cudaEvent_t ev[2];
@@ -57,9 +59,13 @@ __global__ void copy_kernel(W *__restrict__ d, const W *__restrict__ s, size_t n
     }
 }
 
-/* 19 loads in flight, then 19 stores: the access pattern of one D3Q19 update per index. */
-template <typename W>
-__global__ void copy19_kernel(ptrs19 p, size_t nw)
+/* 19 loads in flight, then 19 stores: the access pattern of one D3Q19 update per index. 19 uint4
+ * words need about 90 registers: under a 1024-thread bound (64 each) ptxas spills them, so the
+ * 16-byte kernel is bounded at COPY19_WIDE_MAX threads and larger blocks use 8-byte words
+ * (-Xptxas -v: no spills in either). */
+#define COPY19_WIDE_MAX 512
+template <typename W, int MAXT>
+__global__ void __launch_bounds__(MAXT) copy19_kernel(ptrs19 p, size_t nw)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nw; i += stride) {
@@ -161,7 +167,21 @@ extern "C" size_t stream_memory_available(void)
 /* Word size and count of the main loop; the rest (< 16 bytes) goes through a scalar tail. */
 static size_t word_bytes(const struct stream_arrays *a)
 {
-    return a->wide ? 16 : a->esize;
+    return a->word;
+}
+
+/* The widest word both addresses allow, capped for copy19's register budget. */
+static size_t choose_word(const struct stream_arrays *a, int threads)
+{
+    uintptr_t both = (uintptr_t)a->p.s[0] | (uintptr_t)a->p.d[0];
+    size_t cap = (a->c.kernel == STREAM_COPY19 && threads > COPY19_WIDE_MAX) ? 8 : 16;
+    if (a->c.scalar)
+        return a->esize;
+    if (cap >= 16 && both % 16 == 0)
+        return 16;
+    if (both % 8 == 0)
+        return 8;
+    return a->esize;
 }
 
 static int launch(struct stream_arrays *a)
@@ -192,11 +212,11 @@ static int launch(struct stream_arrays *a)
         break;
     case STREAM_COPY19:
         if (wb == 16)
-            copy19_kernel<uint4><<<a->blocks, t>>>(a->p, nw);
+            copy19_kernel<uint4, COPY19_WIDE_MAX><<<a->blocks, t>>>(a->p, nw);
         else if (wb == 8)
-            copy19_kernel<unsigned long long><<<a->blocks, t>>>(a->p, nw);
+            copy19_kernel<unsigned long long, 1024><<<a->blocks, t>>>(a->p, nw);
         else
-            copy19_kernel<unsigned><<<a->blocks, t>>>(a->p, nw);
+            copy19_kernel<unsigned, 1024><<<a->blocks, t>>>(a->p, nw);
         if (tail) {
             ptrs19 q = a->p;
             for (int j = 0; j < 19; j++) {
@@ -204,9 +224,9 @@ static int launch(struct stream_arrays *a)
                 q.d[j] += nw * wb;
             }
             if (a->esize == 8)
-                copy19_kernel<unsigned long long><<<1, 32>>>(q, tail);
+                copy19_kernel<unsigned long long, 1024><<<1, 32>>>(q, tail);
             else
-                copy19_kernel<unsigned><<<1, 32>>>(q, tail);
+                copy19_kernel<unsigned, 1024><<<1, 32>>>(q, tail);
         }
         break;
     default:
@@ -223,9 +243,9 @@ static double occupancy_of(const struct stream_arrays *a)
     if (a->c.kernel == STREAM_MEMCPY)
         return NAN;
     if (a->c.kernel == STREAM_COPY19)
-        fn = wb == 16 ? (const void *)copy19_kernel<uint4>
-                      : (wb == 8 ? (const void *)copy19_kernel<unsigned long long>
-                                 : (const void *)copy19_kernel<unsigned>);
+        fn = wb == 16 ? (const void *)copy19_kernel<uint4, COPY19_WIDE_MAX>
+                      : (wb == 8 ? (const void *)copy19_kernel<unsigned long long, 1024>
+                                 : (const void *)copy19_kernel<unsigned, 1024>);
     else
         fn = wb == 16 ? copy_fn<uint4>(a->ilp)
                       : (wb == 8 ? copy_fn<unsigned long long>(a->ilp) : copy_fn<unsigned>(a->ilp));
@@ -272,8 +292,8 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
     if (gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
         gpu_check(cudaDeviceSynchronize(), "init kernel", err, errlen))
         goto fail;
-    a->wide = !c->scalar && (uintptr_t)a->p.s[0] % 16 == 0 && (uintptr_t)a->p.d[0] % 16 == 0;
     a->threads = c->threads ? c->threads : DEFAULT_THREADS;
+    a->word = choose_word(a, a->threads);
     a->ilp = c->kernel == STREAM_COPY ? (c->ilp ? c->ilp : DEFAULT_ILP) : 1;
     {
         size_t nw = c->n * a->esize / word_bytes(a);

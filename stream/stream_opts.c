@@ -32,7 +32,8 @@ static void usage(const char *prog)
             "  --block LIST         gpu: threads per block, multiples of 32 up to 1024\n"
             "  --blocks LIST        gpu: grid size (default: one pass over the array)\n"
             "  --ilp LIST           gpu: accesses in flight per thread, 1,2,4 or 8\n"
-            "  --access MODE        gpu: wide (16-byte where alignment allows; default) or scalar\n"
+            "  --access MODE        gpu: wide (16- or 8-byte words where alignment allows; default)\n"
+            "                       or scalar (one element per access)\n"
             "  -o, --output FILE    write CSV there instead of stdout\n"
             "  -h, --help           this text;  --version  the suite version\n",
             prog);

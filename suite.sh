@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# suite.sh: the suite's two entry points on a fresh machine.
+#   ./suite.sh        build, then run the main job: STREAM on the CPU, and on the GPU when one
+#                     is present; results in results/<host>-<UTC time>/
+#   ./suite.sh test   build, then run the tests (the gpu-labelled ones only where a GPU is present)
+set -u -o pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${BUILD_DIR:-$here/build}
+mode=${1:-run}
+say() { echo "suite: $*" >&2; }
+
+case "$mode" in run | test) ;; *)
+    echo "suite: unknown mode '$mode'; accepted: run (default), test" >&2
+    exit 2
+    ;;
+esac
+
+# Set-up: what the build needs, installed from the distribution where we may.
+missing=()
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing+=(make)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing ${missing[*]}"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
+            { say "could not install ${missing[*]}"; exit 2; }
+    else
+        say "missing ${missing[*]}: install them (Debian: apt-get install ${missing[*]})"
+        exit 2
+    fi
+fi
+
+gpu_present() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }
+
+say "building in $build"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$build.configure.log" 2>&1 ||
+    { cat "$build.configure.log" >&2; exit 1; }
+grep -m1 'lbm-roofline-suite:' "$build.configure.log" | sed 's/^-- /suite: /' >&2
+cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.build.log" 2>&1 ||
+    { tail -40 "$build.build.log" >&2; exit 1; }
+
+if [ "$mode" = test ]; then
+    if gpu_present; then
+        (cd "$build" && ctest --output-on-failure)
+    else
+        say "no GPU here: running the tests not labelled gpu"
+        (cd "$build" && ctest --output-on-failure -LE gpu)
+    fi
+    exit $?
+fi
+
+# The main job. Threads are pinned unless the user chose otherwise.
+export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+out="$here/results/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
+[ -e "$out" ] && { say "$out exists; not overwriting it"; exit 1; }
+mkdir -p "$out"
+say "results in $out"
+"$build/stream-cpu" -o "$out/stream.csv" || { say "stream-cpu failed"; exit 1; }
+if [ -x "$build/stream-gpu" ] && gpu_present; then
+    "$build/stream-gpu" -o "$out/stream-gpu.csv" || { say "stream-gpu failed"; exit 1; }
+    tail -n +2 "$out/stream-gpu.csv" >>"$out/stream.csv" && rm "$out/stream-gpu.csv"
+else
+    say "no GPU (or no CUDA build): CPU rows only"
+fi
+say "done: $(($(wc -l <"$out/stream.csv") - 1)) rows in $out/stream.csv"
