@@ -1,6 +1,7 @@
-/* stream_omp.c: the OpenMP STREAM backend. Arrays live in one huge-page-advised allocation,
- * staggered so the 38 streams of copy19 fall into different cache sets; first touch, kernels and
- * the check all use cpu_chunk's static partition. Copies move 4-byte words: the instructions are
+/* stream_omp.c: the OpenMP STREAM backend. Arrays live in one huge-page-advised allocation;
+ * each destination starts at the same offset within a 4 KiB page as its source (so a load running
+ * ahead never 4K-aliases a pending store), and the 19 pairs of copy19 are staggered against each
+ * other; first touch, kernels and the check all use cpu_chunk's static partition. Copies move 4-byte words: the instructions are
  * the same for either precision, only the check looks at values. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -33,7 +34,8 @@ const char stream_backend_name[] = "cpu";
 #endif
 
 #define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
-#define STAGGER 192       /* bytes between consecutive arrays' starts modulo 4 KiB */
+#define STAGGER 192       /* bytes between consecutive source (and destination) arrays' page
+                           * offsets */
 #define BLOCK_BYTES 8192  /* copy19: bytes of each array copied before moving to the next */
 #define MAX_ARRAYS 38
 
@@ -201,7 +203,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
     a->c = *c;
     a->esize = prec_size(c->prec);
     a->nsrc = loads;
-    stride = ((c->n + off) * a->esize + 4095) / 4096 * 4096 + STAGGER;
+    stride = ((c->n + off) * a->esize + 4095) / 4096 * 4096 + 4096; /* + room for the stagger */
     a->base = cpu_alloc(stride * (size_t)(loads + stores));
     if (!a->base) {
         snprintf(err, errlen, "cannot allocate %.2f GiB",
@@ -210,8 +212,9 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
         return 1;
     }
     for (int j = 0; j < loads; j++) {
-        a->src[j] = a->base + (size_t)j * stride + c->read_offset * a->esize;
-        a->dst[j] = a->base + (size_t)(loads + j) * stride + c->write_offset * a->esize;
+        size_t page_off = (size_t)j * STAGGER % 4096;
+        a->src[j] = a->base + (size_t)j * stride + page_off + c->read_offset * a->esize;
+        a->dst[j] = a->base + (size_t)(loads + j) * stride + page_off + c->write_offset * a->esize;
     }
 #pragma omp parallel
     {

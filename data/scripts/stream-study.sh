@@ -3,6 +3,7 @@
 # the STREAM studies of the foundation issue into OUTDIR: default rows, GPU launch (block x ILP)
 # and grid sweeps with occupancy, misaligned read versus write, and the CPU copy alternated with a
 # McCalpin STREAM binary given as $MCCALPIN_BIN (built by hand outside the repository; optional).
+# STUDY_PARTS="gpu cpu" (default) selects the parts; MCCALPIN_PAIRS (default 5) the alternations.
 set -u -o pipefail
 out=${1:?usage: stream-study.sh OUTDIR}
 mkdir -p "$out"
@@ -18,7 +19,8 @@ label=(-LE gpu)
 nvidia-smi -L >/dev/null 2>&1 && label=()
 (cd "$build" && ctest --output-on-failure "${label[@]}" >"$out/ctest.log" 2>&1); log "ctest: $(grep 'tests passed' "$out/ctest.log")"
 
-if [ -x "$build/stream-gpu" ] && nvidia-smi -L >/dev/null 2>&1; then
+parts=${STUDY_PARTS:-gpu cpu}
+if [[ " $parts " == *" gpu "* ]] && [ -x "$build/stream-gpu" ] && nvidia-smi -L >/dev/null 2>&1; then
     nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,ecc.mode.current,power.limit,driver_version --format=csv >"$out/gpu.txt" 2>&1
     g="$build/stream-gpu"
     log "gpu default rows x3 (copy, copy19, memcpy; 1 GiB per array)"
@@ -31,6 +33,7 @@ if [ -x "$build/stream-gpu" ] && nvidia-smi -L >/dev/null 2>&1; then
     "$g" --kernel copy,copy19 --access scalar --read-offset 0,1 --write-offset 0,1 --reps 15 -o "$out/gpu-misaligned.csv" || exit 1
 fi
 
+[[ " $parts " == *" cpu "* ]] || { log "done"; exit 0; }
 c="$build/stream-cpu"
 log "cpu default rows"
 "$c" --reps 20 -o "$out/cpu-default.csv" || exit 1
@@ -38,7 +41,7 @@ if [ -n "${MCCALPIN_BIN:-}" ]; then
     bytes=${MCCALPIN_BYTES:?set MCCALPIN_BYTES to the array size in bytes McCalpin was built with}
     log "cpu copy alternated with McCalpin STREAM ($bytes bytes per array)"
     : >"$out/mccalpin.txt"
-    for i in 1 2 3 4 5; do
+    for i in $(seq "${MCCALPIN_PAIRS:-5}"); do
         for b in $MCCALPIN_BIN; do
             echo "### run $i $b" >>"$out/mccalpin.txt"
             "$b" >>"$out/mccalpin.txt" 2>&1
