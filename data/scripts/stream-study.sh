@@ -48,5 +48,6 @@ if [ -n "${MCCALPIN_BIN:-}" ]; then
         done
         "$c" --kernel copy,copy_nt --precision dp --size "$bytes" --reps 20 -o "$out/cpu-vs-mccalpin-$i.csv" || exit 1
     done
+    bash "$src/data/scripts/mccalpin-csv.sh" "$out/mccalpin.txt" >"$out/mccalpin.csv"
 fi
 log "done"
