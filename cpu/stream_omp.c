@@ -1,7 +1,6 @@
-/* stream_omp.c: the OpenMP STREAM backend. Arrays live in one huge-page-advised allocation;
- * each destination starts at the same offset within a 4 KiB page as its source (so a load running
- * ahead never 4K-aliases a pending store), and the 19 pairs of copy19 are staggered against each
- * other; first touch, kernels and the check all use cpu_chunk's static partition. Copies move 4-byte words: the instructions are
+/* stream_omp.c: the OpenMP STREAM backend. Arrays live in one huge-page-advised allocation laid
+ * out by stream_layout (each destination at its source's page offset, the 19 pairs of copy19
+ * staggered); first touch, kernels and the check all use cpu_chunk's static partition. Copies move 4-byte words: the instructions are
  * the same for either precision, only the check looks at values. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -34,8 +33,7 @@ const char stream_backend_name[] = "cpu";
 #endif
 
 #define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
-#define STAGGER 192       /* bytes between consecutive source (and destination) arrays' page
-                           * offsets */
+#define STAGGER 192       /* bytes between the page offsets of consecutive array pairs */
 #define BLOCK_BYTES 8192  /* copy19: bytes of each array copied before moving to the next */
 #define MAX_ARRAYS 38
 
@@ -191,30 +189,26 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
                  struct stream_launch *used, char *err, size_t errlen)
 {
     struct stream_arrays *a = calloc(1, sizeof *a);
-    int loads, stores;
-    size_t stride, off = c->read_offset > c->write_offset ? c->read_offset : c->write_offset;
+    struct stream_layout l;
 
     *out = NULL;
-    if (!a || stream_kernel_arrays(c->kernel, &loads, &stores)) {
+    if (!a || stream_layout(c, 4096, STAGGER, &l)) {
         snprintf(err, errlen, "out of memory");
         free(a);
         return 1;
     }
     a->c = *c;
     a->esize = prec_size(c->prec);
-    a->nsrc = loads;
-    stride = ((c->n + off) * a->esize + 4095) / 4096 * 4096 + 4096; /* + room for the stagger */
-    a->base = cpu_alloc(stride * (size_t)(loads + stores));
+    a->nsrc = l.narrays;
+    a->base = cpu_alloc(l.total);
     if (!a->base) {
-        snprintf(err, errlen, "cannot allocate %.2f GiB",
-                 (double)stride * (loads + stores) / 1073741824.0);
+        snprintf(err, errlen, "cannot allocate %.2f GiB", (double)l.total / 1073741824.0);
         free(a);
         return 1;
     }
-    for (int j = 0; j < loads; j++) {
-        size_t page_off = (size_t)j * STAGGER % 4096;
-        a->src[j] = a->base + (size_t)j * stride + page_off + c->read_offset * a->esize;
-        a->dst[j] = a->base + (size_t)(loads + j) * stride + page_off + c->write_offset * a->esize;
+    for (int j = 0; j < l.narrays; j++) {
+        a->src[j] = a->base + l.src[j];
+        a->dst[j] = a->base + l.dst[j];
     }
 #pragma omp parallel
     {

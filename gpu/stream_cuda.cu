@@ -262,28 +262,24 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
                             struct stream_launch *used, char *err, size_t errlen)
 {
     struct stream_arrays *a = (struct stream_arrays *)calloc(1, sizeof *a);
-    int loads, stores;
-    size_t off = c->read_offset > c->write_offset ? c->read_offset : c->write_offset;
-    size_t stride;
+    struct stream_layout l;
 
     *out = NULL;
-    if (!a || stream_kernel_arrays(c->kernel, &loads, &stores)) {
+    if (!a || stream_layout(c, 65536, 0, &l)) {
         snprintf(err, errlen, "out of memory");
         free(a);
         return 1;
     }
     a->c = *c;
     a->esize = prec_size(c->prec);
-    a->narr = loads;
-    stride = ((c->n + off) * a->esize + 65535) / 65536 * 65536;
-    if (gpu_check(cudaMalloc((void **)&a->base, stride * (size_t)(loads + stores)), "cudaMalloc",
-                  err, errlen))
+    a->narr = l.narrays;
+    if (gpu_check(cudaMalloc((void **)&a->base, l.total), "cudaMalloc", err, errlen))
         goto fail;
-    for (int j = 0; j < loads; j++) {
-        a->p.s[j] = a->base + (size_t)j * stride + c->read_offset * a->esize;
-        a->p.d[j] = a->base + (size_t)(loads + j) * stride + c->write_offset * a->esize;
+    for (int j = 0; j < l.narrays; j++) {
+        a->p.s[j] = a->base + l.src[j];
+        a->p.d[j] = a->base + l.dst[j];
     }
-    for (int j = 0; j < loads; j++) {
+    for (int j = 0; j < l.narrays; j++) {
         if (a->esize == 4)
             init_kernel<float><<<4096, 256>>>((float *)a->p.s[j], (float *)a->p.d[j], c->n, j);
         else

@@ -88,6 +88,19 @@ int stream_check(struct stream_arrays *s, size_t *bad, double *max_rel_err, char
                  size_t errlen);
 void stream_free(struct stream_arrays *s);
 
+/* Where the arrays of a case sit in one allocation (stream_layout.c). Array k starts at a multiple
+ * of `round` bytes; source j and destination j share the page offset (j x stagger) mod 4096, so
+ * a load running ahead never 4K-aliases its own pending store, and the pairs differ from each
+ * other; the read and write offsets come on top. */
+struct stream_layout {
+    int narrays;            /* sources (= destinations) */
+    size_t stride;          /* bytes between array starts */
+    size_t total;           /* bytes to allocate */
+    size_t src[19], dst[19]; /* byte offsets of the first element each kernel touches */
+};
+int stream_layout(const struct stream_case *c, size_t round, size_t stagger,
+                  struct stream_layout *l);
+
 /* Byte accounting (stream_bytes.c): bytes per index in both conventions. */
 struct stream_traffic {
     double prog_bytes; /* loads + stores the code asks for */

@@ -1,4 +1,5 @@
-/* test_bytes.c: the STREAM byte table in both conventions (DESIGN.md section 2). */
+/* test_bytes.c: stream/'s tables: the byte table in both conventions (DESIGN.md section 2) and
+ * the array layout both backends allocate by. */
 #include "check.h"
 #include "stream.h"
 
@@ -26,5 +27,32 @@ int main(void)
     CHECK(traffic_is(STREAM_COPY19, 8, 0, 304, 304));
     CHECK(stream_traffic(STREAM_KERNEL_COUNT, 8, 0, &t) != 0);
     CHECK(stream_traffic(STREAM_COPY, 0, 0, &t) != 0);
+
+    /* layout: copy19 sp, 1000 elements, read offset 1, write offset 3, CPU-style stagger */
+    {
+        struct stream_case c = {0};
+        struct stream_layout l;
+        c.kernel = STREAM_COPY19;
+        c.prec = PREC_SP;
+        c.n = 1000;
+        c.read_offset = 1;
+        c.write_offset = 3;
+        CHECK(stream_layout(&c, 4096, 192, &l) == 0);
+        CHECK(l.narrays == 19);
+        CHECK(l.stride % 4096 == 0 && l.stride >= (1000 + 3) * 4 + 4096);
+        CHECK(l.total == 38 * l.stride);
+        for (int j = 0; j < 19; j++) {
+            /* a pair shares its page offset (up to the read/write offsets) */
+            CHECK((l.src[j] - 4) % 4096 == (l.dst[j] - 12) % 4096);
+            CHECK(l.dst[j] + 1000 * 4 <= l.total);
+            if (j)
+                CHECK((l.src[j] - 4) % 4096 != (l.src[j - 1] - 4) % 4096);
+        }
+        c.kernel = STREAM_COPY;
+        c.read_offset = c.write_offset = 0;
+        CHECK(stream_layout(&c, 65536, 0, &l) == 0); /* GPU-style: aligned, no stagger */
+        CHECK(l.narrays == 1 && l.src[0] == 0 && l.dst[0] == 65536 && l.total == 131072);
+        CHECK(stream_layout(&c, 0, 0, &l) != 0);
+    }
     return check_report("test_bytes");
 }
