@@ -53,7 +53,7 @@ extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
         gpu_check(cudaDeviceGetAttribute(&ecc, cudaDevAttrEccEnabled, 0), "ECC", err, errlen))
         return 1;
     f->device = 0;
-    snprintf(f->name, sizeof f->name, "%s", p.name);
+    snprintf(f->name, sizeof f->name, "%.127s", p.name);
     /* double data rate: two transfers per memory clock over the whole bus */
     f->peak_bw_GBs = 2.0 * (double)clock_khz * 1e3 * (double)bus_bits / 8.0 * 1e-9;
     f->l2_bytes = (size_t)l2;

@@ -184,7 +184,8 @@ static size_t choose_word(const struct stream_arrays *a, int threads)
     return a->esize;
 }
 
-static int launch(struct stream_arrays *a)
+/* Enqueues one repetition; returns the launch's (or the memcpy's) status. */
+static cudaError_t launch(struct stream_arrays *a)
 {
     size_t wb = word_bytes(a);
     size_t total = a->c.n * a->esize;
@@ -193,8 +194,7 @@ static int launch(struct stream_arrays *a)
 
     switch (a->c.kernel) {
     case STREAM_MEMCPY:
-        cudaMemcpyAsync(a->p.d[0], a->p.s[0], total, cudaMemcpyDeviceToDevice, 0);
-        break;
+        return cudaMemcpyAsync(a->p.d[0], a->p.s[0], total, cudaMemcpyDeviceToDevice, 0);
     case STREAM_COPY:
         if (wb == 16)
             launch_copy<uint4>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
@@ -232,7 +232,7 @@ static int launch(struct stream_arrays *a)
     default:
         break;
     }
-    return 0;
+    return cudaGetLastError();
 }
 
 static double occupancy_of(const struct stream_arrays *a)
@@ -327,8 +327,7 @@ extern "C" int stream_run(struct stream_arrays *a, int reps, double *seconds, ch
         float ms = 0;
         if (gpu_check(cudaEventRecord(a->ev[0]), "cudaEventRecord", err, errlen))
             return 1;
-        launch(a);
-        if (gpu_check(cudaGetLastError(), "copy launch", err, errlen) ||
+        if (gpu_check(launch(a), "copy launch", err, errlen) ||
             gpu_check(cudaEventRecord(a->ev[1]), "cudaEventRecord", err, errlen) ||
             gpu_check(cudaEventSynchronize(a->ev[1]), "copy kernel", err, errlen) ||
             gpu_check(cudaEventElapsedTime(&ms, a->ev[0], a->ev[1]), "cudaEventElapsedTime", err,

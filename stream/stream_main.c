@@ -48,23 +48,26 @@ static size_t max_of(const struct cli_list *l)
     return m;
 }
 
-/* Bytes the largest case allocates: every array with its offset and 4 KiB of alignment slack. */
+/* Bytes the largest case allocates: stream_layout with the coarsest rounding either backend uses,
+ * the largest offsets and the stagger, so it bounds what any backend asks for. */
 static double largest_case_bytes(const struct stream_device *d, const struct stream_opts *o)
 {
     double worst = 0;
-    size_t extra = (max_of(&o->read_offsets) > max_of(&o->write_offsets)
-                        ? max_of(&o->read_offsets)
-                        : max_of(&o->write_offsets));
     size_t nsizes = o->sizes.n ? o->sizes.n : 1;
+    struct stream_case c;
+    struct stream_layout l;
+
+    memset(&c, 0, sizeof c);
+    c.read_offset = max_of(&o->read_offsets);
+    c.write_offset = max_of(&o->write_offsets);
     for (int ki = 0; ki < o->nkernels; ki++) {
-        int loads, stores;
-        stream_kernel_arrays((enum stream_kernel)o->kernels[ki], &loads, &stores);
         for (int pi = 0; pi < o->nprecs; pi++) {
             for (size_t si = 0; si < nsizes; si++) {
-                enum prec p = (enum prec)o->precs[pi];
-                size_t n = elements_for(d, o, si, (enum stream_kernel)o->kernels[ki], p);
-                double b = (double)(loads + stores) * ((double)(n + extra) * prec_size(p) + 4096.0);
-                worst = b > worst ? b : worst;
+                c.kernel = (enum stream_kernel)o->kernels[ki];
+                c.prec = (enum prec)o->precs[pi];
+                c.n = elements_for(d, o, si, c.kernel, c.prec);
+                if (stream_layout(&c, 65536, 192, &l) == 0 && (double)l.total > worst)
+                    worst = (double)l.total;
             }
         }
     }
