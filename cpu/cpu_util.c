@@ -3,11 +3,13 @@
 #include "cpu_util.h"
 
 #include <omp.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "device.h"
 #include "sysinfo.h"
 
 void cpu_chunk(size_t n, size_t grain, size_t *lo, size_t *hi)
@@ -59,4 +61,19 @@ size_t cpu_default_bytes(char *why, size_t len)
              4.0 * (double)h.llc_bytes / 1048576.0, h.llc_level, h.llc_count,
              (double)h.llc_instance / 1048576.0);
     return 4 * h.llc_bytes;
+}
+
+void cpu_device_facts(struct suite_device *d)
+{
+    struct sysinfo_host h;
+    sysinfo_host_get(&h);
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "cpu");
+    snprintf(d->device, sizeof d->device, "%s", h.cpu_model);
+    d->peak_bw_GBs = NAN;
+    d->cache_bytes = h.llc_bytes;
+    snprintf(d->compiler, sizeof d->compiler, "%s", sysinfo_c_compiler());
+    snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
+    cpu_binding(d->binding, sizeof d->binding);
+    snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
 }

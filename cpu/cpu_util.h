@@ -15,6 +15,10 @@ void *cpu_alloc(size_t bytes);
 /* "proc_bind=close places=cores(16) threads=16" from the OpenMP runtime. */
 void cpu_binding(char *buf, size_t len);
 
+/* Host facts for the rows of every OpenMP backend. */
+struct suite_device;
+void cpu_device_facts(struct suite_device *d);
+
 /* Bytes of 4 x the last-level cache (the STREAM rule), with a sentence saying so. */
 size_t cpu_default_bytes(char *why, size_t len);
 

@@ -47,20 +47,10 @@ struct stream_arrays {
 
 int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
 {
-    struct sysinfo_host h;
     (void)err;
     (void)errlen;
-    sysinfo_host_get(&h);
-    snprintf(d->backend, sizeof d->backend, "cpu");
-    snprintf(d->device, sizeof d->device, "%s", h.cpu_model);
-    d->peak_bw_GBs = NAN;
-    d->cache_bytes = h.llc_bytes;
+    cpu_device_facts(&d->dev);
     d->default_bytes = cpu_default_bytes(d->default_why, sizeof d->default_why);
-    d->ecc[0] = d->driver[0] = '\0';
-    snprintf(d->compiler, sizeof d->compiler, "%s", sysinfo_c_compiler());
-    snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
-    cpu_binding(d->binding, sizeof d->binding);
-    snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "device.h"
 #include "gpu_check.h"
 
 static void read_driver(char *buf, size_t len)
@@ -73,4 +74,24 @@ extern "C" size_t gpu_memory_free(void)
     if (cudaMemGetInfo(&free_b, &total) != cudaSuccess)
         return 0;
     return free_b;
+}
+
+extern "C" int gpu_device_facts(struct suite_device *d, char *err, size_t errlen)
+{
+    struct gpu_facts f;
+    if (gpu_facts_get(&f, err, errlen))
+        return 1;
+    memset(d, 0, sizeof *d);
+    snprintf(d->backend, sizeof d->backend, "gpu");
+    snprintf(d->device, sizeof d->device, "%s", f.name);
+    d->peak_bw_GBs = f.peak_bw_GBs;
+    d->cache_bytes = f.l2_bytes;
+    snprintf(d->ecc, sizeof d->ecc, "%s", f.ecc ? "on" : "off");
+    snprintf(d->driver, sizeof d->driver, "%s", f.driver);
+    snprintf(d->compiler, sizeof d->compiler, "%s", f.compiler);
+    snprintf(d->flags, sizeof d->flags, "%s", f.flags);
+    snprintf(d->facts_source, sizeof d->facts_source, "cuda");
+    d->sm_count = f.sm_count;
+    d->max_threads_per_sm = f.max_threads_per_sm;
+    return 0;
 }

@@ -25,6 +25,10 @@ struct gpu_facts {
 /* Selects device 0 (CUDA_VISIBLE_DEVICES picks another); fails when there is none. */
 int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen);
 
+/* The same facts in the rows' form, for every CUDA backend. */
+struct suite_device;
+int gpu_device_facts(struct suite_device *d, char *err, size_t errlen);
+
 /* Free device memory in bytes, 0 on error. */
 size_t gpu_memory_free(void);
 

@@ -125,21 +125,11 @@ static void launch_copy(int ilp, long blocks, int threads, char *d, const char *
 
 extern "C" int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
 {
-    if (gpu_facts_get(&facts, err, errlen))
+    if (gpu_facts_get(&facts, err, errlen) || gpu_device_facts(&d->dev, err, errlen))
         return 1;
-    snprintf(d->backend, sizeof d->backend, "gpu");
-    snprintf(d->device, sizeof d->device, "%s", facts.name);
-    d->peak_bw_GBs = facts.peak_bw_GBs;
-    d->cache_bytes = facts.l2_bytes;
     d->default_bytes = (size_t)1 << 30;
     snprintf(d->default_why, sizeof d->default_why,
              "default size 1 GiB per array (L2 is %.0f MiB)", facts.l2_bytes / 1048576.0);
-    snprintf(d->ecc, sizeof d->ecc, "%s", facts.ecc ? "on" : "off");
-    snprintf(d->driver, sizeof d->driver, "%s", facts.driver);
-    snprintf(d->compiler, sizeof d->compiler, "%s", facts.compiler);
-    snprintf(d->flags, sizeof d->flags, "%s", facts.flags);
-    d->binding[0] = '\0';
-    snprintf(d->facts_source, sizeof d->facts_source, "cuda");
     return 0;
 }
 

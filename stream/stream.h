@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "device.h"
 #include "precision.h"
 
 #ifdef __cplusplus
@@ -48,18 +49,9 @@ struct stream_launch {
 };
 
 struct stream_device {
-    char backend[8];       /* "cpu" or "gpu" */
-    char device[128];      /* CPU model or GPU name */
-    double peak_bw_GBs;    /* theoretical bandwidth, NaN if unknown */
-    size_t cache_bytes;    /* CPU last-level cache (all instances) or GPU L2 */
+    struct suite_device dev;
     size_t default_bytes;  /* default bytes per array */
     char default_why[160]; /* how the default was chosen, for stderr */
-    char ecc[8];           /* "on", "off" or "" */
-    char driver[64];
-    char compiler[192];
-    char flags[192];
-    char binding[128];     /* cpu: OMP_PROC_BIND/OMP_PLACES in effect */
-    char facts_source[16];
 };
 
 /* Opens the backend; fails (message in err) when it cannot run here, e.g. no GPU. */

@@ -80,7 +80,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
 {
     struct stream_traffic tr;
     double n = (double)c->n;
-    double peak = isnan(x->o->peak_bw_GBs) ? x->dev->peak_bw_GBs : x->o->peak_bw_GBs;
+    double peak = isnan(x->o->peak_bw_GBs) ? x->dev->dev.peak_bw_GBs : x->o->peak_bw_GBs;
     char ts[32];
 
     stream_traffic(c->kernel, prec_size(c->prec), stream_write_allocates(c->kernel), &tr);
@@ -90,8 +90,8 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     csv_set(r->timestamp, ts);
     csv_set(r->host, x->host->host);
     csv_set(r->bench, "stream");
-    csv_set(r->backend, x->dev->backend);
-    csv_set(r->device, x->dev->device);
+    csv_set(r->backend, x->dev->dev.backend);
+    csv_set(r->device, x->dev->dev.device);
     csv_set(r->kernel, stream_kernel_names[c->kernel]);
     csv_set(r->precision, prec_name(c->prec));
     r->nx = (int64_t)c->n;
@@ -119,13 +119,13 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->bw_dram_GBs = tr.dram_bytes * n / st->min * 1e-9;
     r->bw_dram_med_GBs = tr.dram_bytes * n / st->med * 1e-9;
     r->peak_bw_GBs = peak;
-    r->llc_bytes = (int64_t)x->dev->cache_bytes;
-    csv_set(r->ecc, x->dev->ecc);
-    csv_set(r->driver, x->dev->driver);
-    csv_set(r->compiler, x->dev->compiler);
-    csv_set(r->flags, x->dev->flags);
-    csv_set(r->binding, x->dev->binding);
-    csv_set(r->facts_source, x->dev->facts_source);
+    r->llc_bytes = (int64_t)x->dev->dev.cache_bytes;
+    csv_set(r->ecc, x->dev->dev.ecc);
+    csv_set(r->driver, x->dev->dev.driver);
+    csv_set(r->compiler, x->dev->dev.compiler);
+    csv_set(r->flags, x->dev->dev.flags);
+    csv_set(r->binding, x->dev->dev.binding);
+    csv_set(r->facts_source, x->dev->dev.facts_source);
     r->max_rel_err = max_err;
     csv_set(r->verified, bad == 0 ? "pass" : "fail");
 }
@@ -182,7 +182,7 @@ fail:
 static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
 {
     const struct stream_opts *o = x->o;
-    int uses_launch = strcmp(x->dev->backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
+    int uses_launch = strcmp(x->dev->dev.backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
     size_t nb = uses_launch && o->block.n ? o->block.n : 1;
     size_t ng = uses_launch && o->blocks.n ? o->blocks.n : 1;
     size_t ni = uses_launch && o->ilp.n ? o->ilp.n : 1;

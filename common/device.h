@@ -1,0 +1,30 @@
+/* device.h: the facts about the measured device that every row repeats; cpu/ and gpu/ each fill
+ * it once (cpu_device_facts, gpu_device_facts) for all their benchmarks. */
+#ifndef SUITE_DEVICE_H
+#define SUITE_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct suite_device {
+    char backend[8];       /* "cpu" or "gpu" */
+    char device[128];      /* CPU model or GPU name */
+    double peak_bw_GBs;    /* theoretical bandwidth, NaN if unknown */
+    size_t cache_bytes;    /* CPU last-level cache (all instances) or GPU L2 */
+    char ecc[8];           /* "on", "off" or "" */
+    char driver[64];
+    char compiler[192];
+    char flags[192];
+    char binding[128];     /* cpu: OMP_PROC_BIND/OMP_PLACES in effect */
+    char facts_source[16]; /* "sysfs", "cuda" */
+    int sm_count;          /* gpu: multiprocessors; 0 on the cpu */
+    int max_threads_per_sm;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/* collision.h: BGK, TRT and MRT collisions as static inline functions compiled for host and
+ * device from one text (collision_impl.h, instantiated for float and double), so a CPU and a GPU
+ * update of the same cell do the same arithmetic. Forcing is Guo's (velocity shifted by half the
+ * force, source term relaxed with each mode's rate); `forced` is a literal 0 or 1 at every call
+ * site, so the unforced kernels carry none of it. */
+#ifndef LBM_COLLISION_H
+#define LBM_COLLISION_H
+
+#include "d3q19.h"
+#include "mrt_d3q19.h"
+
+#ifdef __CUDACC__
+#define LBM_HD __host__ __device__ __forceinline__
+#else
+#define LBM_HD
+#endif
+
+enum lbm_collision { LBM_BGK = 0, LBM_TRT = 1, LBM_MRT = 2, LBM_COLLISION_COUNT = 3 };
+
+/* TRT's magic parameter Lambda = (1/w+ - 1/2)(1/w- - 1/2); 3/16 puts half-way bounce-back walls
+ * exactly half-way for Poiseuille flow. */
+#define LBM_TRT_MAGIC (3.0 / 16.0)
+
+/* MRT rates of d'Humieres et al. (2002) for D3Q19; the shear moments relax with omega. */
+#define LBM_MRT_S_E 1.19
+#define LBM_MRT_S_EPS 1.4
+#define LBM_MRT_S_Q 1.2
+#define LBM_MRT_S_PI 1.4
+#define LBM_MRT_S_M 1.98
+
+/* Collision parameters in one precision: omega (shear), omega_minus (TRT odd modes), s[19] (MRT,
+ * conserved moments 0), g[3] (body force per unit volume, lattice units). */
+struct lbm_coll_sp {
+    float omega, omega_minus, s[19], g[3];
+};
+struct lbm_coll_dp {
+    double omega, omega_minus, s[19], g[3];
+};
+
+#define LBM_REAL float
+#define LBM_SFX(name) name##_sp
+#define LBM_COLL struct lbm_coll_sp
+#include "collision_impl.h"
+#undef LBM_REAL
+#undef LBM_SFX
+#undef LBM_COLL
+
+#define LBM_REAL double
+#define LBM_SFX(name) name##_dp
+#define LBM_COLL struct lbm_coll_dp
+#include "collision_impl.h"
+#undef LBM_REAL
+#undef LBM_SFX
+#undef LBM_COLL
+
+#endif

@@ -1,0 +1,154 @@
+/* collision_impl.h: the collision text, included by collision.h once per precision with LBM_REAL,
+ * LBM_SFX and LBM_COLL defined. No include guard on purpose. */
+typedef LBM_REAL LBM_SFX(lbm_real);
+
+/* rho, momentum j = sum c f, and the velocity of the equilibrium u = (j + g/2) / rho */
+static inline LBM_HD void LBM_SFX(lbm_moments)(const LBM_REAL f[19], const LBM_COLL *p, int forced,
+                                               LBM_REAL *rho, LBM_REAL u[3])
+{
+    LBM_REAL r = 0, jx = 0, jy = 0, jz = 0;
+#define LBM_ACC_(i, cx, cy, cz, o)                                                                 \
+    r += f[i];                                                                                     \
+    jx += (LBM_REAL)(cx) * f[i];                                                                   \
+    jy += (LBM_REAL)(cy) * f[i];                                                                   \
+    jz += (LBM_REAL)(cz) * f[i];
+    LBM_D3Q19(LBM_ACC_)
+#undef LBM_ACC_
+    if (forced) {
+        jx += (LBM_REAL)0.5 * p->g[0];
+        jy += (LBM_REAL)0.5 * p->g[1];
+        jz += (LBM_REAL)0.5 * p->g[2];
+    }
+    *rho = r;
+    u[0] = jx / r;
+    u[1] = jy / r;
+    u[2] = jz / r;
+}
+
+static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, int forced)
+{
+    LBM_REAL rho, u[3];
+    LBM_SFX(lbm_moments)(f, p, forced, &rho, u);
+    const LBM_REAL w = p->omega, uu = (LBM_REAL)1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    const LBM_REAL fw = (LBM_REAL)1 - (LBM_REAL)0.5 * w;
+    const LBM_REAL ug = forced ? u[0] * p->g[0] + u[1] * p->g[1] + u[2] * p->g[2] : (LBM_REAL)0;
+#define LBM_BGK_(i, cx, cy, cz, o)                                                                 \
+    {                                                                                              \
+        const LBM_REAL wi = (LBM_REAL)LBM_WEIGHT(cx, cy, cz);                                      \
+        const LBM_REAL cu = (LBM_REAL)(cx) * u[0] + (LBM_REAL)(cy) * u[1] + (LBM_REAL)(cz) * u[2];  \
+        const LBM_REAL eq =                                                                        \
+            wi * rho * ((LBM_REAL)1 + (LBM_REAL)3 * cu + (LBM_REAL)4.5 * cu * cu - uu);            \
+        f[i] += w * (eq - f[i]);                                                                   \
+        if (forced) {                                                                              \
+            const LBM_REAL cg = (LBM_REAL)(cx) * p->g[0] + (LBM_REAL)(cy) * p->g[1] +               \
+                                (LBM_REAL)(cz) * p->g[2];                                          \
+            f[i] += fw * wi * ((LBM_REAL)3 * (cg - ug) + (LBM_REAL)9 * cu * cg);                   \
+        }                                                                                          \
+    }
+    LBM_D3Q19(LBM_BGK_)
+#undef LBM_BGK_
+}
+
+static inline LBM_HD void LBM_SFX(lbm_trt)(LBM_REAL f[19], const LBM_COLL *p, int forced)
+{
+    LBM_REAL rho, u[3];
+    LBM_SFX(lbm_moments)(f, p, forced, &rho, u);
+    const LBM_REAL wp = p->omega, wm = p->omega_minus;
+    const LBM_REAL uu = (LBM_REAL)1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    const LBM_REAL fp = (LBM_REAL)1 - (LBM_REAL)0.5 * wp, fm = (LBM_REAL)1 - (LBM_REAL)0.5 * wm;
+    const LBM_REAL ug = forced ? u[0] * p->g[0] + u[1] * p->g[1] + u[2] * p->g[2] : (LBM_REAL)0;
+    {
+        const LBM_REAL eq0 = (LBM_REAL)(1.0 / 3.0) * rho * ((LBM_REAL)1 - uu);
+        f[0] += wp * (eq0 - f[0]);
+        if (forced)
+            f[0] += fp * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
+    }
+#define LBM_TRT_(i, o, cx, cy, cz)                                                                 \
+    {                                                                                              \
+        const LBM_REAL wi = (LBM_REAL)LBM_WEIGHT(cx, cy, cz);                                      \
+        const LBM_REAL cu = (LBM_REAL)(cx) * u[0] + (LBM_REAL)(cy) * u[1] + (LBM_REAL)(cz) * u[2];  \
+        const LBM_REAL eqp = wi * rho * ((LBM_REAL)1 + (LBM_REAL)4.5 * cu * cu - uu);              \
+        const LBM_REAL eqm = wi * rho * (LBM_REAL)3 * cu;                                          \
+        const LBM_REAL sp_ = (LBM_REAL)0.5 * (f[i] + f[o]), sm_ = (LBM_REAL)0.5 * (f[i] - f[o]);   \
+        LBM_REAL dp_ = wp * (eqp - sp_), dm_ = wm * (eqm - sm_);                                   \
+        if (forced) {                                                                              \
+            const LBM_REAL cg = (LBM_REAL)(cx) * p->g[0] + (LBM_REAL)(cy) * p->g[1] +               \
+                                (LBM_REAL)(cz) * p->g[2];                                          \
+            dp_ += fp * wi * ((LBM_REAL)9 * cu * cg - (LBM_REAL)3 * ug);                           \
+            dm_ += fm * wi * (LBM_REAL)3 * cg;                                                     \
+        }                                                                                          \
+        f[i] += dp_ + dm_;                                                                         \
+        f[o] += dp_ - dm_;                                                                         \
+    }
+    LBM_D3Q19_PAIRS(LBM_TRT_)
+#undef LBM_TRT_
+}
+
+static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, int forced)
+{
+    LBM_REAL m[19], rho, u[3];
+    LBM_SFX(lbm_moments)(f, p, forced, &rho, u);
+    LBM_MRT_MOMENTS(m, f);
+    {
+        const LBM_REAL jx = rho * u[0], jy = rho * u[1], jz = rho * u[2];
+        const LBM_REAL jj = (jx * jx + jy * jy + jz * jz) / rho;
+        const LBM_REAL pxx = ((LBM_REAL)3 * jx * jx) / rho - jj, pww = (jy * jy - jz * jz) / rho;
+        LBM_REAL eq[19];
+        eq[0] = rho;
+        eq[1] = (LBM_REAL)(-11) * rho + (LBM_REAL)19 * jj;
+        eq[2] = (LBM_REAL)3 * rho - (LBM_REAL)5.5 * jj;
+        eq[3] = jx;
+        eq[4] = (LBM_REAL)(-2.0 / 3.0) * jx;
+        eq[5] = jy;
+        eq[6] = (LBM_REAL)(-2.0 / 3.0) * jy;
+        eq[7] = jz;
+        eq[8] = (LBM_REAL)(-2.0 / 3.0) * jz;
+        eq[9] = pxx;
+        eq[10] = (LBM_REAL)(-0.5) * pxx;
+        eq[11] = pww;
+        eq[12] = (LBM_REAL)(-0.5) * pww;
+        eq[13] = jx * jy / rho;
+        eq[14] = jy * jz / rho;
+        eq[15] = jx * jz / rho;
+        eq[16] = eq[17] = eq[18] = 0;
+#pragma unroll
+        for (int k = 0; k < 19; k++)
+            m[k] -= p->s[k] * (m[k] - eq[k]);
+    }
+    if (forced) {
+        LBM_REAL F[19], mf[19];
+        const LBM_REAL ug = u[0] * p->g[0] + u[1] * p->g[1] + u[2] * p->g[2];
+#define LBM_GUO_(i, cx, cy, cz, o)                                                                 \
+    {                                                                                              \
+        const LBM_REAL cu = (LBM_REAL)(cx) * u[0] + (LBM_REAL)(cy) * u[1] + (LBM_REAL)(cz) * u[2];  \
+        const LBM_REAL cg = (LBM_REAL)(cx) * p->g[0] + (LBM_REAL)(cy) * p->g[1] +                   \
+                            (LBM_REAL)(cz) * p->g[2];                                              \
+        F[i] = (LBM_REAL)LBM_WEIGHT(cx, cy, cz) *                                                  \
+               ((LBM_REAL)3 * (cg - ug) + (LBM_REAL)9 * cu * cg);                                  \
+    }
+        LBM_D3Q19(LBM_GUO_)
+#undef LBM_GUO_
+        LBM_MRT_MOMENTS(mf, F);
+#pragma unroll
+        for (int k = 0; k < 19; k++)
+            m[k] += ((LBM_REAL)1 - (LBM_REAL)0.5 * p->s[k]) * mf[k];
+    }
+    {
+        const LBM_REAL norms[19] = LBM_MRT_NORMS;
+#pragma unroll
+        for (int k = 0; k < 19; k++)
+            m[k] /= norms[k];
+    }
+    LBM_MRT_INVERSE(f, m);
+}
+
+static inline LBM_HD void LBM_SFX(lbm_collide)(LBM_REAL f[19], const LBM_COLL *p, int collision,
+                                               int forced)
+{
+    if (collision == LBM_TRT)
+        LBM_SFX(lbm_trt)(f, p, forced);
+    else if (collision == LBM_MRT)
+        LBM_SFX(lbm_mrt)(f, p, forced);
+    else
+        LBM_SFX(lbm_bgk)(f, p, forced);
+}
