@@ -10,27 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
-
+#include "cpu_copy.h"
 #include "cpu_util.h"
 #include "stream.h"
 #include "stream_values.h"
 #include "sysinfo.h"
 
 const char stream_backend_name[] = "cpu";
-
-/* Widest non-temporal store this build can issue, in bytes (0: none). */
-#if defined(__AVX512F__)
-#define NT_WIDTH 64
-#elif defined(__AVX__)
-#define NT_WIDTH 32
-#elif defined(__SSE2__)
-#define NT_WIDTH 16
-#else
-#define NT_WIDTH 0
-#endif
 
 #define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
 #define STAGGER 192       /* bytes between the page offsets of consecutive array pairs */
@@ -79,67 +65,6 @@ size_t stream_memory_available(void)
     return sysinfo_mem_available();
 }
 
-/* Ordinary loads and stores; the build keeps the compiler from turning this into a memcpy call
- * (glibc's memcpy switches to non-temporal stores on large copies, which is another kernel). */
-static void plain_copy(void *restrict d, const void *restrict s, size_t bytes)
-{
-    uint32_t *restrict dw = d;
-    const uint32_t *restrict sw = s;
-    size_t n = bytes / 4;
-    for (size_t i = 0; i < n; i++)
-        dw[i] = sw[i];
-}
-
-#if NT_WIDTH > 0
-/* Non-temporal stores from the first NT_WIDTH-aligned destination byte; the ragged head and
- * tail go through ordinary stores. */
-static void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
-{
-    char *dc = d;
-    const char *sc = s;
-    size_t head = (NT_WIDTH - (uintptr_t)dc % NT_WIDTH) % NT_WIDTH;
-    size_t body;
-    if (head > bytes)
-        head = bytes;
-    plain_copy(dc, sc, head);
-    dc += head;
-    sc += head;
-    bytes -= head;
-    body = bytes / NT_WIDTH * NT_WIDTH;
-    for (size_t i = 0; i < body; i += NT_WIDTH) {
-#if NT_WIDTH == 64
-        _mm512_stream_si512((void *)(dc + i), _mm512_loadu_si512((const void *)(sc + i)));
-#elif NT_WIDTH == 32
-        _mm256_stream_si256((__m256i *)(dc + i), _mm256_loadu_si256((const __m256i *)(sc + i)));
-#else
-        _mm_stream_si128((__m128i *)(dc + i), _mm_loadu_si128((const __m128i *)(sc + i)));
-#endif
-    }
-    plain_copy(dc + body, sc + body, bytes - body);
-}
-#else
-static void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
-{
-    plain_copy(d, s, bytes); /* unreachable: stream_kernel_supported refuses the nt kernels */
-}
-#endif
-
-/* Non-temporal copy of four page-aligned quarters interleaved 256 bytes at a time: four write
- * streams in flight per core instead of one. On a Sapphire Rapids guest one stream reached 22-29
- * GB/s and four 32-36 (2 threads, 420 MiB arrays; 1, 2, 8 and 16 ways and 1 or 4 KiB steps were
- * slower), glibc's non-temporal memcpy 34-38 in the same minutes. */
-#define NT_WAYS 4
-#define NT_STEP 256
-static void nt_copy_4way(char *d, const char *s, size_t bytes)
-{
-    size_t part = bytes / NT_WAYS / 4096 * 4096;
-    for (size_t off = 0; off < part; off += NT_STEP) {
-        for (int q = 0; q < NT_WAYS; q++)
-            nt_copy(d + (size_t)q * part + off, s + (size_t)q * part + off, NT_STEP);
-    }
-    nt_copy(d + NT_WAYS * part, s + NT_WAYS * part, bytes - NT_WAYS * part);
-}
-
 static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
 {
     size_t es = a->esize;
@@ -169,10 +94,8 @@ static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
     default:
         break;
     }
-#if NT_WIDTH > 0
     if (a->c.kernel == STREAM_COPY_NT || a->c.kernel == STREAM_COPY19_NT)
-        _mm_sfence(); /* order this thread's streaming stores before the region ends */
-#endif
+        nt_fence(); /* order this thread's streaming stores before the region ends */
 }
 
 int stream_alloc(struct stream_arrays **out, const struct stream_case *c,

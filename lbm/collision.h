@@ -11,8 +11,16 @@
 
 #ifdef __CUDACC__
 #define LBM_HD __host__ __device__ __forceinline__
+#define LBM_UNROLL _Pragma("unroll")
 #else
 #define LBM_HD
+#if defined(__clang__)
+#define LBM_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define LBM_UNROLL _Pragma("GCC unroll 19")
+#else
+#define LBM_UNROLL
+#endif
 #endif
 
 enum lbm_collision { LBM_BGK = 0, LBM_TRT = 1, LBM_MRT = 2, LBM_COLLISION_COUNT = 3 };

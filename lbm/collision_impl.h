@@ -111,7 +111,7 @@ static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, in
         eq[14] = jy * jz / rho;
         eq[15] = jx * jz / rho;
         eq[16] = eq[17] = eq[18] = 0;
-#pragma unroll
+LBM_UNROLL
         for (int k = 0; k < 19; k++)
             m[k] -= p->s[k] * (m[k] - eq[k]);
     }
@@ -129,15 +129,15 @@ static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, in
         LBM_D3Q19(LBM_GUO_)
 #undef LBM_GUO_
         LBM_MRT_MOMENTS(mf, F);
-#pragma unroll
+LBM_UNROLL
         for (int k = 0; k < 19; k++)
             m[k] += ((LBM_REAL)1 - (LBM_REAL)0.5 * p->s[k]) * mf[k];
     }
     {
-        const LBM_REAL norms[19] = LBM_MRT_NORMS;
-#pragma unroll
+        const LBM_REAL inv[19] = LBM_MRT_INV_NORMS;
+LBM_UNROLL
         for (int k = 0; k < 19; k++)
-            m[k] /= norms[k];
+            m[k] *= inv[k];
     }
     LBM_MRT_INVERSE(f, m);
 }

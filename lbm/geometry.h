@@ -1,0 +1,33 @@
+/* geometry.h: the three benchmark geometries as rules on a box of nx x ny x nz fluid cells (no
+ * solid cells are stored): each axis is periodic or closed by half-way bounce-back walls, the
+ * cavity's top wall (beyond z = nz-1) moves along +x, the channel is driven by a body force along
+ * x. Plain C, usable from .c and .cu. */
+#ifndef LBM_GEOMETRY_H
+#define LBM_GEOMETRY_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum lbm_geometry {
+    LBM_CAVITY = 0,   /* walls everywhere, lid at the top moving along +x (the benchmark default) */
+    LBM_CHANNEL = 1,  /* periodic in x and z, walls in y, body force along x: plane Poiseuille */
+    LBM_PERIODIC = 2, /* periodic in every axis: Taylor-Green */
+    LBM_GEOMETRY_COUNT = 3
+};
+
+extern const char *const lbm_geometry_names[LBM_GEOMETRY_COUNT];
+
+struct lbm_bounds {
+    int periodic[3];  /* per axis x, y, z */
+    double lid_ux;    /* velocity of the top (z) wall along x; 0 where there is none */
+};
+
+void lbm_geometry_bounds(enum lbm_geometry g, double lid_ux, struct lbm_bounds *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

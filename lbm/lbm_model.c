@@ -1,0 +1,65 @@
+/* lbm_model.c: names, collision parameters, geometry bounds and the byte table of the D3Q19
+ * two-lattice update, one place for each. */
+#include <string.h>
+
+#include "lbm.h"
+
+const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt"};
+const char *const lbm_collision_names[LBM_COLLISION_COUNT] = {"bgk", "trt", "mrt"};
+const char *const lbm_geometry_names[LBM_GEOMETRY_COUNT] = {"cavity", "channel", "periodic"};
+
+void lbm_geometry_bounds(enum lbm_geometry g, double lid_ux, struct lbm_bounds *b)
+{
+    memset(b, 0, sizeof *b);
+    if (g == LBM_CHANNEL) {
+        b->periodic[0] = b->periodic[2] = 1;
+    } else if (g == LBM_PERIODIC) {
+        b->periodic[0] = b->periodic[1] = b->periodic[2] = 1;
+    } else {
+        b->lid_ux = lid_ux;
+    }
+}
+
+double lbm_viscosity(double omega)
+{
+    return (1.0 / omega - 0.5) / 3.0;
+}
+
+int lbm_forced(const struct lbm_case *c)
+{
+    return c->force[0] != 0.0 || c->force[1] != 0.0 || c->force[2] != 0.0;
+}
+
+void lbm_coll_params_dp(const struct lbm_case *c, struct lbm_coll_dp *p)
+{
+    const double w = c->omega;
+    /* TRT: (1/w+ - 1/2)(1/w- - 1/2) = 3/16 */
+    const double wm = 1.0 / (0.5 + LBM_TRT_MAGIC / (1.0 / w - 0.5));
+    const double s[19] = {0,           LBM_MRT_S_E, LBM_MRT_S_EPS, 0,           LBM_MRT_S_Q,
+                          0,           LBM_MRT_S_Q, 0,             LBM_MRT_S_Q, w,
+                          LBM_MRT_S_PI, w,          LBM_MRT_S_PI,  w,           w,
+                          w,           LBM_MRT_S_M, LBM_MRT_S_M,   LBM_MRT_S_M};
+    p->omega = w;
+    p->omega_minus = wm;
+    memcpy(p->s, s, sizeof s);
+    for (int a = 0; a < 3; a++)
+        p->g[a] = c->force[a];
+}
+
+void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p)
+{
+    struct lbm_coll_dp d;
+    lbm_coll_params_dp(c, &d);
+    p->omega = (float)d.omega;
+    p->omega_minus = (float)d.omega_minus;
+    for (int k = 0; k < 19; k++)
+        p->s[k] = (float)d.s[k];
+    for (int a = 0; a < 3; a++)
+        p->g[a] = (float)d.g[a];
+}
+
+void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes)
+{
+    *prog_bytes = (double)(38 * esize);
+    *dram_bytes = (double)((write_allocate ? 57 : 38) * esize);
+}

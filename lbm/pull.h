@@ -1,0 +1,42 @@
+/* pull.h: where the pull (gather) update of cell (x, y, z) takes f_d from: the cell upstream,
+ * x - c_d, wrapped on periodic axes; across a wall, half-way bounce-back: the same cell's
+ * opposite population, plus 6 w_d (c_d . u_wall) at the moving lid. One rule for the CPU edge
+ * path and the GPU kernel; lbm/reference.c spells it out again on its own. */
+#ifndef LBM_PULL_H
+#define LBM_PULL_H
+
+#include "geometry.h"
+#include "layout.h"
+
+#ifdef __CUDACC__
+#define LBM_PULL_HD __host__ __device__ __forceinline__
+#else
+#define LBM_PULL_HD
+#endif
+
+/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. */
+static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
+                                                const struct lbm_bounds *b, int d, int cx, int cy,
+                                                int cz, int opp, long x, long y, long z, int *lid)
+{
+    long s[3] = {x - cx, y - cy, z - cz};
+    const long n[3] = {(long)l->nx, (long)l->ny, (long)l->nz};
+    int wall = 0;
+    *lid = 0;
+    for (int a = 0; a < 3; a++) {
+        if (s[a] >= 0 && s[a] < n[a])
+            continue;
+        if (b->periodic[a]) {
+            s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
+        } else {
+            wall = 1;
+            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0)
+                *lid = 1;
+        }
+    }
+    if (wall)
+        return LBM_IDX(l, opp, x, y, z);
+    return LBM_IDX(l, d, s[0], s[1], s[2]);
+}
+
+#endif

@@ -1,0 +1,159 @@
+/* test_lbm_model.c: the collision operators on their own: mass and momentum conserved by all
+ * three; TRT with equal rates and MRT with all rates equal reduce to BGK; forcing adds exactly
+ * the force to the momentum; the MRT rows are orthogonal with the published norms; the byte
+ * table and the layout. Double precision to round-off, single to its own. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "init.h"
+#include "layout.h"
+#include "lbm.h"
+
+static void state(double f[19], int seed)
+{
+    for (int d = 0; d < 19; d++)
+        f[d] = lbm_init_value(d, (size_t)seed, 3, 7) * (1.0 + 0.05 * (d % 5)); /* off equilibrium */
+}
+
+static void sums(const double f[19], double *rho, double j[3])
+{
+    *rho = j[0] = j[1] = j[2] = 0;
+    for (int d = 0; d < 19; d++) {
+        *rho += f[d];
+        j[0] += lbm_cx[d] * f[d];
+        j[1] += lbm_cy[d] * f[d];
+        j[2] += lbm_cz[d] * f[d];
+    }
+}
+
+static double maxdiff(const double *a, const double *b, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, fabs(a[i] - b[i]));
+    return m;
+}
+
+int main(void)
+{
+    struct lbm_case c;
+    struct lbm_coll_dp p;
+    memset(&c, 0, sizeof c);
+    c.omega = 1.3;
+    lbm_coll_params_dp(&c, &p);
+
+    /* TRT's odd rate from the magic parameter */
+    CHECK(fabs((1 / p.omega - 0.5) * (1 / p.omega_minus - 0.5) - 3.0 / 16.0) < 1e-15);
+
+    for (int coll = 0; coll < LBM_COLLISION_COUNT; coll++) {
+        for (int forced = 0; forced < 2; forced++) {
+            double f[19], rho0, j0[3], rho1, j1[3];
+            struct lbm_coll_dp q = p;
+            q.g[0] = forced ? 1e-4 : 0;
+            q.g[1] = forced ? -2e-4 : 0;
+            q.g[2] = forced ? 3e-4 : 0;
+            state(f, 11 + coll);
+            sums(f, &rho0, j0);
+            lbm_collide_dp(f, &q, coll, forced);
+            sums(f, &rho1, j1);
+            CHECK(fabs(rho1 - rho0) < 1e-15);
+            for (int a = 0; a < 3; a++)
+                CHECK(fabs(j1[a] - (j0[a] + q.g[a])) < 1e-15); /* momentum gains the force */
+        }
+    }
+    {
+        /* TRT with w- = w+ and MRT with every rate w are BGK */
+        double a[19], b[19], m[19];
+        struct lbm_coll_dp q = p;
+        q.omega_minus = q.omega;
+        for (int k = 0; k < 19; k++)
+            q.s[k] = q.omega;
+        state(a, 5);
+        memcpy(b, a, sizeof a);
+        memcpy(m, a, sizeof a);
+        lbm_bgk_dp(a, &q, 0);
+        lbm_trt_dp(b, &q, 0);
+        lbm_mrt_dp(m, &q, 0);
+        CHECK(maxdiff(a, b, 19) < 1e-16);
+        CHECK(maxdiff(a, m, 19) < 1e-16);
+        q.g[0] = 1e-4;
+        state(a, 6);
+        memcpy(b, a, sizeof a);
+        memcpy(m, a, sizeof a);
+        lbm_bgk_dp(a, &q, 1);
+        lbm_trt_dp(b, &q, 1);
+        lbm_mrt_dp(m, &q, 1);
+        CHECK(maxdiff(a, b, 19) < 1e-16);
+        CHECK(maxdiff(a, m, 19) < 1e-16);
+    }
+    {
+        /* the equilibrium is a fixed point of every operator */
+        double f[19];
+        const double rho = 1.02, u[3] = {0.03, -0.01, 0.02};
+        for (int coll = 0; coll < LBM_COLLISION_COUNT; coll++) {
+            double g[19];
+            for (int d = 0; d < 19; d++) {
+                double cu = lbm_cx[d] * u[0] + lbm_cy[d] * u[1] + lbm_cz[d] * u[2];
+                f[d] = lbm_w[d] * rho *
+                       (1 + 3 * cu + 4.5 * cu * cu - 1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+            }
+            memcpy(g, f, sizeof f);
+            lbm_collide_dp(g, &p, coll, 0);
+            CHECK(maxdiff(f, g, 19) < 1e-15);
+        }
+    }
+    {
+        /* single precision agrees with double to float round-off */
+        struct lbm_coll_sp ps;
+        double f[19];
+        float fs[19];
+        lbm_coll_params_sp(&c, &ps);
+        for (int coll = 0; coll < LBM_COLLISION_COUNT; coll++) {
+            state(f, 9);
+            for (int d = 0; d < 19; d++)
+                fs[d] = (float)f[d];
+            lbm_collide_dp(f, &p, coll, 0);
+            lbm_collide_sp(fs, &ps, coll, 0);
+            for (int d = 0; d < 19; d++)
+                CHECK(fabs(fs[d] - f[d]) < 1e-6 * fabs(f[d]) + 1e-8);
+        }
+    }
+    {
+        /* MRT rows orthogonal with d'Humieres' norms */
+        const double norms[19] = LBM_MRT_NORMS;
+        const double want[19] = {19, 2394, 252, 10, 40, 10, 40, 10, 40, 36, 72, 12, 24, 4, 4, 4, 8, 8, 8};
+        double e[19], m[19];
+        for (int i = 0; i < 19; i++) {
+            for (int k = 0; k < 19; k++)
+                e[k] = k == i;
+            LBM_MRT_MOMENTS(m, e); /* column i of M */
+            for (int k = 0; k < 19; k++)
+                e[k] = m[k] / norms[k];
+            LBM_MRT_INVERSE(m, e); /* M^-1 M e_i = e_i */
+            for (int k = 0; k < 19; k++)
+                CHECK(fabs(m[k] - (k == i)) < 1e-15);
+        }
+        CHECK(maxdiff(norms, want, 19) == 0);
+    }
+    {
+        double prog, dram;
+        lbm_traffic(4, 0, &prog, &dram);
+        CHECK(prog == 152 && dram == 152);
+        lbm_traffic(4, 1, &prog, &dram);
+        CHECK(prog == 152 && dram == 228);
+        lbm_traffic(8, 1, &prog, &dram);
+        CHECK(prog == 304 && dram == 456);
+    }
+    {
+        struct lbm_layout l;
+        CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 0, 4) == 0 && l.pitch == 100);
+        CHECK(lbm_layout_make(&l, 100, 3, 2, 3, 0, 4) == 0 && l.pitch == 103);
+        CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 128, 4) == 0 && l.pitch == 128);
+        CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 128, 8) == 0 && l.pitch == 112);
+        CHECK(l.dir_stride % 8 == 0 && l.dir_stride >= 112 * 6 && l.elems == 19 * l.dir_stride);
+        CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 6, 4) != 0);
+        CHECK(LBM_IDX(&l, 2, 5, 1, 1) == 2 * l.dir_stride + (1 * 3 + 1) * 112 + 5);
+    }
+    return check_report("test_lbm_model");
+}
