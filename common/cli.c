@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -212,5 +213,44 @@ int cli_parse_names(const char *text, const char *const *names, int n, int *out,
             break;
         p = comma + 1;
     }
+    return 0;
+}
+
+int cli_opt_int(const char *opt, const char *text, long lo, long hi, int *out, char *err,
+                size_t errlen)
+{
+    size_t v;
+    char sub[160];
+    if (cli_parse_value(text, 0, &v, sub, sizeof sub) || v < (size_t)lo || v > (size_t)hi) {
+        snprintf(err, errlen, "%s '%s': expected a whole number from %ld to %ld", opt, text, lo,
+                 hi);
+        return 1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int cli_opt_list(const char *opt, const char *text, int allow_suffix, size_t lo, size_t hi,
+                 struct cli_list *out, char *err, size_t errlen)
+{
+    char sub[256];
+    if (cli_parse_list(text, allow_suffix, lo, hi, out, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s: %s", opt, sub);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_opt_double(const char *opt, const char *text, double lo, double hi, double *out, char *err,
+                   size_t errlen)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (*end || end == text || !isfinite(v) || !(v > lo && v < hi)) {
+        snprintf(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt,
+                 text, lo, hi);
+        return 1;
+    }
+    *out = v;
     return 0;
 }

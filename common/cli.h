@@ -31,6 +31,15 @@ int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, str
 int cli_parse_names(const char *text, const char *const *names, int n, int *out, int *count,
                     char *err, size_t errlen);
 
+/* Option helpers: parse one option's value; on error the message names the option. */
+int cli_opt_int(const char *opt, const char *text, long lo, long hi, int *out, char *err,
+                size_t errlen);
+int cli_opt_list(const char *opt, const char *text, int allow_suffix, size_t lo, size_t hi,
+                 struct cli_list *out, char *err, size_t errlen);
+/* a finite number in (lo, hi) */
+int cli_opt_double(const char *opt, const char *text, double lo, double hi, double *out, char *err,
+                   size_t errlen);
+
 /* "all names joined by commas", for error messages. */
 void cli_join_names(const char *const *names, int n, char *buf, size_t len);
 

@@ -24,6 +24,13 @@ struct suite_device {
     int max_threads_per_sm;
 };
 
+struct csv_record;
+
+/* Starts a row: every field empty, then version, timestamp, host, bench and the device facts;
+ * peak_bw_GBs overrides the device's figure unless NaN. */
+void device_row_init(struct csv_record *r, const struct suite_device *d, const char *host,
+                     const char *bench, double peak_bw_GBs);
+
 #ifdef __cplusplus
 }
 #endif

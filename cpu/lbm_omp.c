@@ -14,6 +14,10 @@
 #include "pull.h"
 #include "sysinfo.h"
 
+const char lbm_backend_name[] = "cpu";
+
+#define LATTICE_SHIFT 2048 /* bytes; a multiple of every row alignment up to 2 KiB */
+
 struct lbm_state {
     struct lbm_case c;
     struct lbm_layout l;
@@ -21,6 +25,7 @@ struct lbm_state {
     struct lbm_coll_sp psp;
     struct lbm_coll_dp pdp;
     size_t es;
+    char *mem[2]; /* the allocations */
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
     size_t buf_elems; /* per-thread row buffer of the nt kernel */
@@ -228,7 +233,9 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
     lbm_coll_params_dp(c, &s->pdp);
     s->buf_elems = 19 * s->l.pitch;
     for (int k = 0; k < 2; k++) {
-        s->lat[k] = cpu_alloc(s->l.elems * s->es);
+        /* the second lattice half a page on, so its streams fall between the first one's */
+        s->mem[k] = cpu_alloc(s->l.elems * s->es + LATTICE_SHIFT);
+        s->lat[k] = s->mem[k] ? s->mem[k] + k * LATTICE_SHIFT : NULL;
         if (!s->lat[k]) {
             snprintf(err, errlen, "cannot allocate %.2f GiB",
                      2.0 * s->l.elems * s->es / 1073741824.0);
@@ -369,7 +376,7 @@ void lbm_free(struct lbm_state *s)
 {
     if (!s)
         return;
-    free(s->lat[0]);
-    free(s->lat[1]);
+    free(s->mem[0]);
+    free(s->mem[1]);
     free(s);
 }

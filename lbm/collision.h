@@ -13,7 +13,11 @@
 #define LBM_HD __host__ __device__ __forceinline__
 #define LBM_UNROLL _Pragma("unroll")
 #else
+#if defined(__GNUC__)
+#define LBM_HD __attribute__((always_inline)) /* inside vectorised loops: calls would stop them */
+#else
 #define LBM_HD
+#endif
 #if defined(__clang__)
 #define LBM_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)

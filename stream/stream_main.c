@@ -80,18 +80,9 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
 {
     struct stream_traffic tr;
     double n = (double)c->n;
-    double peak = isnan(x->o->peak_bw_GBs) ? x->dev->dev.peak_bw_GBs : x->o->peak_bw_GBs;
-    char ts[32];
 
     stream_traffic(c->kernel, prec_size(c->prec), stream_write_allocates(c->kernel), &tr);
-    csv_record_init(r);
-    csv_set(r->version, sysinfo_version());
-    sysinfo_timestamp(ts, sizeof ts);
-    csv_set(r->timestamp, ts);
-    csv_set(r->host, x->host->host);
-    csv_set(r->bench, "stream");
-    csv_set(r->backend, x->dev->dev.backend);
-    csv_set(r->device, x->dev->dev.device);
+    device_row_init(r, &x->dev->dev, x->host->host, "stream", x->o->peak_bw_GBs);
     csv_set(r->kernel, stream_kernel_names[c->kernel]);
     csv_set(r->precision, prec_name(c->prec));
     r->nx = (int64_t)c->n;
@@ -118,14 +109,6 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->bw_prog_med_GBs = tr.prog_bytes * n / st->med * 1e-9;
     r->bw_dram_GBs = tr.dram_bytes * n / st->min * 1e-9;
     r->bw_dram_med_GBs = tr.dram_bytes * n / st->med * 1e-9;
-    r->peak_bw_GBs = peak;
-    r->llc_bytes = (int64_t)x->dev->dev.cache_bytes;
-    csv_set(r->ecc, x->dev->dev.ecc);
-    csv_set(r->driver, x->dev->dev.driver);
-    csv_set(r->compiler, x->dev->dev.compiler);
-    csv_set(r->flags, x->dev->dev.flags);
-    csv_set(r->binding, x->dev->dev.binding);
-    csv_set(r->facts_source, x->dev->dev.facts_source);
     r->max_rel_err = max_err;
     csv_set(r->verified, bad == 0 ? "pass" : "fail");
 }

@@ -44,31 +44,6 @@ enum {
     OPT_BLOCK, OPT_BLOCKS, OPT_ILP, OPT_ACCESS, OPT_VERSION
 };
 
-static int parse_int(const char *name, const char *text, long lo, long hi, int *out, char *err,
-                     size_t errlen)
-{
-    size_t v;
-    char sub[160];
-    if (cli_parse_value(text, 0, &v, sub, sizeof sub) || v < (size_t)lo || v > (size_t)hi) {
-        snprintf(err, errlen, "%s '%s': expected a whole number from %ld to %ld", name, text, lo,
-                 hi);
-        return 1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_list(const char *name, const char *text, int suffix, size_t lo, size_t hi,
-                      struct cli_list *l, char *err, size_t errlen)
-{
-    char sub[256];
-    if (cli_parse_list(text, suffix, lo, hi, l, sub, sizeof sub)) {
-        snprintf(err, errlen, "%s: %s", name, sub);
-        return 1;
-    }
-    return 0;
-}
-
 static int gpu_only(const char *backend, const char *name, char *err, size_t errlen)
 {
     if (strcmp(backend, "gpu") == 0)
@@ -112,7 +87,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
         case OPT_SIZE:
-            if (parse_list("--size", optarg, 1, 64, (size_t)1 << 50, &o->sizes, err, errlen))
+            if (cli_opt_list("--size", optarg, 1, 64, (size_t)1 << 50, &o->sizes, err, errlen))
                 return 2;
             break;
         case OPT_KERNEL:
@@ -130,34 +105,28 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             }
             break;
         case OPT_REPS:
-            if (parse_int("--reps", optarg, 1, 1000000, &o->reps, err, errlen))
+            if (cli_opt_int("--reps", optarg, 1, 1000000, &o->reps, err, errlen))
                 return 2;
             break;
         case OPT_WARMUP:
-            if (parse_int("--warmup", optarg, 0, 1000000, &o->warmup, err, errlen))
+            if (cli_opt_int("--warmup", optarg, 0, 1000000, &o->warmup, err, errlen))
                 return 2;
             break;
         case OPT_ROFF:
-            if (parse_list("--read-offset", optarg, 0, 0, 4096, &o->read_offsets, err, errlen))
+            if (cli_opt_list("--read-offset", optarg, 0, 0, 4096, &o->read_offsets, err, errlen))
                 return 2;
             break;
         case OPT_WOFF:
-            if (parse_list("--write-offset", optarg, 0, 0, 4096, &o->write_offsets, err, errlen))
+            if (cli_opt_list("--write-offset", optarg, 0, 0, 4096, &o->write_offsets, err, errlen))
                 return 2;
             break;
-        case OPT_PEAK: {
-            char *end;
-            o->peak_bw_GBs = strtod(optarg, &end);
-            if (*end || end == optarg || !(o->peak_bw_GBs > 0) || isinf(o->peak_bw_GBs)) {
-                snprintf(err, errlen, "--peak-bw '%s': expected a positive number of GB/s",
-                         optarg);
+        case OPT_PEAK:
+            if (cli_opt_double("--peak-bw", optarg, 0, 1e9, &o->peak_bw_GBs, err, errlen))
                 return 2;
-            }
             break;
-        }
         case OPT_BLOCK:
             if (gpu_only(backend, "--block", err, errlen) ||
-                parse_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
+                cli_opt_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
                 return 2;
             for (size_t i = 0; i < o->block.n; i++) {
                 if (o->block.v[i] % 32) {
@@ -169,12 +138,12 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             break;
         case OPT_BLOCKS:
             if (gpu_only(backend, "--blocks", err, errlen) ||
-                parse_list("--blocks", optarg, 1, 1, 2147483647, &o->blocks, err, errlen))
+                cli_opt_list("--blocks", optarg, 1, 1, 2147483647, &o->blocks, err, errlen))
                 return 2;
             break;
         case OPT_ILP:
             if (gpu_only(backend, "--ilp", err, errlen) ||
-                parse_list("--ilp", optarg, 0, 1, 8, &o->ilp, err, errlen))
+                cli_opt_list("--ilp", optarg, 0, 1, 8, &o->ilp, err, errlen))
                 return 2;
             for (size_t i = 0; i < o->ilp.n; i++) {
                 size_t v = o->ilp.v[i];

@@ -151,7 +151,13 @@ int main(void)
         CHECK(lbm_layout_make(&l, 100, 3, 2, 3, 0, 4) == 0 && l.pitch == 103);
         CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 128, 4) == 0 && l.pitch == 128);
         CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 128, 8) == 0 && l.pitch == 112);
-        CHECK(l.dir_stride % 8 == 0 && l.dir_stride >= 112 * 6 && l.elems == 19 * l.dir_stride);
+        CHECK(l.dir_stride >= 112 * 6 && l.elems == 19 * l.dir_stride);
+        /* arrays 128-byte aligned, staggered by 384 bytes within a page: 19 distinct offsets */
+        for (int d = 0; d < 19; d++) {
+            CHECK(d * l.dir_stride * 8 % 128 == 0);
+            for (int e = 0; e < d; e++)
+                CHECK(d * l.dir_stride * 8 % 4096 != e * l.dir_stride * 8 % 4096);
+        }
         CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 6, 4) != 0);
         CHECK(LBM_IDX(&l, 2, 5, 1, 1) == 2 * l.dir_stride + (1 * 3 + 1) * 112 + 5);
     }

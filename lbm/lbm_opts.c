@@ -1,0 +1,287 @@
+/* lbm_opts.c: command-line parsing for the LBM pair; nothing runs before all of it passed. */
+#define _POSIX_C_SOURCE 200809L
+#include "lbm_opts.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysinfo.h"
+
+static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
+
+static void usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [options]\n"
+            "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout\n"
+            "or -o FILE. Every case is verified: mass conserved, no NaN.\n"
+            "  --size LIST        cubic domains, e.g. 64,128 or 32:512:16 (default: cpu 128, gpu 256)\n"
+            "  --dims LIST        boxes NXxNYxNZ, e.g. 256x128x64,512x64x64\n"
+            "  --pad LIST         elements added to each x row (default 0)\n"
+            "  --align LIST       x rows aligned to this many bytes, 0 for none (default 0)\n"
+            "  --precision LIST   sp,dp (default both)\n"
+            "  --collision LIST   bgk,trt,mrt (default bgk)\n"
+            "  --kernel LIST      pull,pull_nt (default: all this backend has)\n"
+            "  --geometry LIST    cavity,channel,periodic (default cavity)\n"
+            "  --omega W          shear relaxation rate, 0 < W < 2 (default 1.6)\n"
+            "  --viscosity NU     the same given as lattice viscosity (NU > 0)\n"
+            "  --lid U            cavity lid velocity (default 0.05)\n"
+            "  --force G          channel body force along x (default 1e-6)\n"
+            "  --steps N          updates per timed repetition (default: about 0.1 s of them)\n"
+            "  --warmup N         untimed updates first (default 10)\n"
+            "  --reps N           timed repetitions (default 5)\n"
+            "  --peak-bw GBS      theoretical bandwidth for the row (gpu: from the device)\n"
+            "  --block LIST       gpu: threads per block, multiples of 32 up to 1024\n"
+            "  -o, --output FILE  write CSV there instead of stdout\n"
+            "  -h, --help         this text;  --version  the suite version\n",
+            prog);
+}
+
+enum {
+    OPT_SIZE = 256, OPT_DIMS, OPT_PAD, OPT_ALIGN, OPT_PREC, OPT_COLL, OPT_KERNEL, OPT_GEOM,
+    OPT_OMEGA, OPT_VISC, OPT_LID, OPT_FORCE, OPT_STEPS, OPT_WARMUP, OPT_REPS, OPT_PEAK, OPT_BLOCK,
+    OPT_VERSION
+};
+
+#define MAX_EDGE 65536
+
+static int add_dims(struct lbm_opts *o, size_t x, size_t y, size_t z, char *err, size_t errlen)
+{
+    if (o->ndims == LBM_DIMS_MAX) {
+        snprintf(err, errlen, "more than %d domains", LBM_DIMS_MAX);
+        return 1;
+    }
+    o->dims[o->ndims][0] = x;
+    o->dims[o->ndims][1] = y;
+    o->dims[o->ndims][2] = z;
+    o->ndims++;
+    return 0;
+}
+
+/* "256x128x64,32x32x32" */
+static int parse_dims(const char *text, struct lbm_opts *o, char *err, size_t errlen)
+{
+    const char *p = text;
+    for (;;) {
+        size_t v[3];
+        for (int a = 0; a < 3; a++) {
+            char *end;
+            if (*p < '0' || *p > '9') {
+                snprintf(err, errlen, "--dims '%s': expected boxes like 256x128x64, comma-separated",
+                         text);
+                return 1;
+            }
+            v[a] = strtoul(p, &end, 10);
+            if (v[a] < 1 || v[a] > MAX_EDGE || (a < 2 && *end != 'x') ||
+                (a == 2 && *end != ',' && *end != '\0')) {
+                snprintf(err, errlen, "--dims '%s': expected boxes like 256x128x64 with edges from "
+                                      "1 to %d", text, MAX_EDGE);
+                return 1;
+            }
+            p = end + (a < 2);
+        }
+        if (add_dims(o, v[0], v[1], v[2], err, errlen))
+            return 1;
+        if (*p == '\0')
+            return 0;
+        p++; /* the comma */
+    }
+}
+
+static int names(const char *opt, const char *text, const char *const *list, int n, int *out,
+                 int *count, char *err, size_t errlen)
+{
+    char sub[256];
+    if (cli_parse_names(text, list, n, out, count, sub, sizeof sub)) {
+        snprintf(err, errlen, "%s: %s", opt, sub);
+        return 1;
+    }
+    return 0;
+}
+
+int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *o, char *err,
+                   size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"size", required_argument, 0, OPT_SIZE},
+        {"dims", required_argument, 0, OPT_DIMS},
+        {"pad", required_argument, 0, OPT_PAD},
+        {"align", required_argument, 0, OPT_ALIGN},
+        {"precision", required_argument, 0, OPT_PREC},
+        {"collision", required_argument, 0, OPT_COLL},
+        {"kernel", required_argument, 0, OPT_KERNEL},
+        {"geometry", required_argument, 0, OPT_GEOM},
+        {"omega", required_argument, 0, OPT_OMEGA},
+        {"viscosity", required_argument, 0, OPT_VISC},
+        {"lid", required_argument, 0, OPT_LID},
+        {"force", required_argument, 0, OPT_FORCE},
+        {"steps", required_argument, 0, OPT_STEPS},
+        {"warmup", required_argument, 0, OPT_WARMUP},
+        {"reps", required_argument, 0, OPT_REPS},
+        {"peak-bw", required_argument, 0, OPT_PEAK},
+        {"block", required_argument, 0, OPT_BLOCK},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, OPT_VERSION},
+        {0, 0, 0, 0},
+    };
+    int c, idx, have_pad = 0, have_align = 0;
+    double nu;
+    struct cli_list sizes;
+
+    memset(o, 0, sizeof *o);
+    o->omega = 1.6;
+    o->lid_ux = 0.05;
+    o->force = 1e-6;
+    o->warmup = 10;
+    o->reps = 5;
+    o->peak_bw_GBs = NAN;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
+        switch (c) {
+        case OPT_SIZE:
+            if (cli_opt_list("--size", optarg, 0, 1, MAX_EDGE, &sizes, err, errlen))
+                return 2;
+            for (size_t i = 0; i < sizes.n; i++) {
+                if (add_dims(o, sizes.v[i], sizes.v[i], sizes.v[i], err, errlen))
+                    return 2;
+            }
+            break;
+        case OPT_DIMS:
+            if (parse_dims(optarg, o, err, errlen))
+                return 2;
+            break;
+        case OPT_PAD:
+            have_pad = 1;
+            if (cli_opt_list("--pad", optarg, 0, 0, 4096, &o->pads, err, errlen))
+                return 2;
+            break;
+        case OPT_ALIGN:
+            have_align = 1;
+            if (cli_opt_list("--align", optarg, 0, 0, 4096, &o->aligns, err, errlen))
+                return 2;
+            for (size_t i = 0; i < o->aligns.n; i++) {
+                if (o->aligns.v[i] % 8) {
+                    snprintf(err, errlen, "--align: %zu bytes is not a multiple of 8 (a double); "
+                                          "use 0 or e.g. 64,128", o->aligns.v[i]);
+                    return 2;
+                }
+            }
+            break;
+        case OPT_PREC:
+            if (names("--precision", optarg, prec_names, PREC_COUNT, o->precs, &o->nprecs, err,
+                      errlen))
+                return 2;
+            break;
+        case OPT_COLL:
+            if (names("--collision", optarg, lbm_collision_names, LBM_COLLISION_COUNT, o->colls,
+                      &o->ncolls, err, errlen))
+                return 2;
+            break;
+        case OPT_KERNEL:
+            if (names("--kernel", optarg, lbm_kernel_names, LBM_KERNEL_COUNT, o->kernels,
+                      &o->nkernels, err, errlen))
+                return 2;
+            break;
+        case OPT_GEOM:
+            if (names("--geometry", optarg, lbm_geometry_names, LBM_GEOMETRY_COUNT, o->geoms,
+                      &o->ngeoms, err, errlen))
+                return 2;
+            break;
+        case OPT_OMEGA:
+            if (cli_opt_double("--omega", optarg, 0, 2, &o->omega, err, errlen))
+                return 2;
+            break;
+        case OPT_VISC:
+            if (cli_opt_double("--viscosity", optarg, 0, 1e6, &nu, err, errlen))
+                return 2;
+            o->omega = 1.0 / (3.0 * nu + 0.5);
+            break;
+        case OPT_LID:
+            if (cli_opt_double("--lid", optarg, -0.5, 0.5, &o->lid_ux, err, errlen))
+                return 2;
+            break;
+        case OPT_FORCE:
+            if (cli_opt_double("--force", optarg, -0.01, 0.01, &o->force, err, errlen))
+                return 2;
+            break;
+        case OPT_STEPS:
+            if (cli_opt_int("--steps", optarg, 1, 1000000, &o->steps, err, errlen))
+                return 2;
+            break;
+        case OPT_WARMUP:
+            if (cli_opt_int("--warmup", optarg, 0, 1000000, &o->warmup, err, errlen))
+                return 2;
+            break;
+        case OPT_REPS:
+            if (cli_opt_int("--reps", optarg, 1, 100000, &o->reps, err, errlen))
+                return 2;
+            break;
+        case OPT_PEAK:
+            if (cli_opt_double("--peak-bw", optarg, 0, 1e9, &o->peak_bw_GBs, err, errlen))
+                return 2;
+            break;
+        case OPT_BLOCK:
+            if (strcmp(backend, "gpu") != 0) {
+                snprintf(err, errlen, "--block applies to lbm-gpu only (threads per CUDA block)");
+                return 2;
+            }
+            if (cli_opt_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
+                return 2;
+            for (size_t i = 0; i < o->block.n; i++) {
+                if (o->block.v[i] % 32) {
+                    snprintf(err, errlen, "--block: %zu is not a multiple of 32 (a warp)",
+                             o->block.v[i]);
+                    return 2;
+                }
+            }
+            break;
+        case 'o':
+            if (!*optarg) {
+                snprintf(err, errlen, "-o: expected a file name");
+                return 2;
+            }
+            o->out = optarg;
+            break;
+        case 'h':
+            usage(argv[0]);
+            return -1;
+        case OPT_VERSION:
+            fprintf(stderr, "%s\n", sysinfo_version());
+            return -1;
+        case ':':
+            snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+            return 2;
+        default:
+            snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
+                 argv[optind]);
+        return 2;
+    }
+    if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
+        snprintf(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
+        return 2;
+    }
+    if (!have_pad)
+        o->pads.n = 1; /* {0} */
+    if (!have_align)
+        o->aligns.n = 1;
+    if (o->nprecs == 0) {
+        o->precs[0] = PREC_SP;
+        o->precs[1] = PREC_DP;
+        o->nprecs = 2;
+    }
+    if (o->ncolls == 0)
+        o->ncolls = 1; /* bgk */
+    if (o->ngeoms == 0)
+        o->ngeoms = 1; /* cavity */
+    return 0;
+}

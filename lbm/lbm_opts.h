@@ -1,0 +1,30 @@
+/* lbm_opts.h: the options of lbm-cpu and lbm-gpu (one set for both). */
+#ifndef LBM_OPTS_H
+#define LBM_OPTS_H
+
+#include "cli.h"
+#include "lbm.h"
+
+#define LBM_DIMS_MAX 256
+
+struct lbm_opts {
+    size_t dims[LBM_DIMS_MAX][3]; /* from --size (cubes) and --dims */
+    int ndims;                    /* 0: backend default */
+    struct cli_list pads, aligns, block;
+    int precs[PREC_COUNT], nprecs;
+    int colls[LBM_COLLISION_COUNT], ncolls;
+    int kernels[LBM_KERNEL_COUNT], nkernels; /* 0: every kernel the backend has */
+    int geoms[LBM_GEOMETRY_COUNT], ngeoms;
+    double omega, lid_ux, force;
+    int steps;  /* 0: chosen so a repetition lasts about 0.1 s */
+    int warmup; /* untimed steps */
+    int reps;
+    double peak_bw_GBs;
+    const char *out;
+};
+
+/* 0: run; 2: bad input (message in err); -1: help or version printed. */
+int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *o, char *err,
+                   size_t errlen);
+
+#endif
