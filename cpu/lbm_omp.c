@@ -275,9 +275,9 @@ static void fill(struct lbm_state *s, const double *pdf)
                 for (size_t x = 0; x < l->pitch; x++) {
                     size_t i = LBM_IDX(l, d, x, y, z);
                     double v = NAN;
-                    if (x < l->nx)
-                        v = pdf ? pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x]
-                                : lbm_init_value(d, x, y, z);
+                    if (x < l->nx) /* stored shifted: g = f - w */
+                        v = pdf ? pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_w[d]
+                                : lbm_init_shifted(d, x, y, z);
                     put(s, s->lat[0], i, v);
                     put(s, s->lat[1], i, NAN);
                 }
@@ -342,7 +342,7 @@ int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
             for (size_t y = 0; y < l->ny; y++)
                 for (size_t x = 0; x < l->nx; x++)
                     pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        get(s, s->lat[s->cur], LBM_IDX(l, d, x, y, z));
+                        get(s, s->lat[s->cur], LBM_IDX(l, d, x, y, z)) + lbm_w[d];
     return 0;
 }
 
@@ -367,7 +367,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err, s
             }
         }
     }
-    *mass = m;
+    *mass = m + (double)(l->nx * l->ny * l->nz); /* sum f = sum g + one per cell */
     *nonfinite = bad;
     return 0;
 }

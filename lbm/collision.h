@@ -10,7 +10,7 @@
 #include "mrt_d3q19.h"
 
 #ifdef __CUDACC__
-#define LBM_HD __host__ __device__ __forceinline__
+#define LBM_HD __host__ __device__ __attribute__((always_inline))
 #define LBM_UNROLL _Pragma("unroll")
 #else
 #if defined(__GNUC__)

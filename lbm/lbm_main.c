@@ -117,6 +117,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *c)
     stats_compute(x->times, (size_t)x->o->reps, &st);
     drift = fabs(m1 - m0) / m0;
     pass = bad0 == 0 && bad1 == 0 && drift <= mass_tolerance(c->prec);
+    memset(&l, 0, sizeof l); /* lbm_alloc accepted the case, so the layout exists */
     lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec));
     fill_row(&row, x, c, &used, &st, steps, drift, pass, l.pitch);
     if (!pass) {

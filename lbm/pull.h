@@ -9,7 +9,7 @@
 #include "layout.h"
 
 #ifdef __CUDACC__
-#define LBM_PULL_HD __host__ __device__ __forceinline__
+#define LBM_PULL_HD __host__ __device__
 #else
 #define LBM_PULL_HD
 #endif

@@ -1,6 +1,7 @@
 /* reference.c: the truth the backends are checked against: a plain serial double-precision
  * two-lattice pull stepper on unpadded [d][z][y][x] arrays, its boundary rules written out
- * directly rather than shared with the backends; only the collision text is common. */
+ * directly rather than shared with the backends; only the collision text is common. Its arrays
+ * hold f; the collisions see g = f - w, like the backends' stored values. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,9 @@ int lbm_reference_step(const struct lbm_case *c, double *pdf, int steps)
 
     if (!tmp)
         return 1;
+    /* the collisions work on g = f - w (collision_impl.h) */
+    for (size_t i = 0; i < n; i++)
+        pdf[i] -= lbm_w[i / (n / 19)];
     lbm_coll_params_dp(c, &p);
     lbm_geometry_bounds(c->geometry, c->lid_ux, &b);
     for (int t = 0; t < steps; t++) {
@@ -66,6 +70,8 @@ int lbm_reference_step(const struct lbm_case *c, double *pdf, int steps)
         }
         memcpy(pdf, tmp, n * sizeof *pdf);
     }
+    for (size_t i = 0; i < n; i++)
+        pdf[i] += lbm_w[i / (n / 19)];
     free(tmp);
     return 0;
 }

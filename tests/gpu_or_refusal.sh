@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# gpu_or_refusal.sh BIN CSV_CHECK: where no GPU is visible, a gpu executable must refuse with one
-# line and exit status 2 and write no CSV; where one is, a small run must verify.
+# gpu_or_refusal.sh BIN CSV_CHECK BENCH ARGS...: where no GPU is visible, a gpu executable must
+# refuse with one line and exit status 2 and write no CSV; where one is, the run must verify.
 set -u
-bin=$1 check=$2
+bin=$1 check=$2 bench=$3
+shift 3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-    "$bin" --size 1M --reps 2 --warmup 1 -o "$tmp/out.csv" 2>"$tmp/stderr" || { cat "$tmp/stderr"; exit 1; }
-    "$check" "$tmp/out.csv" --bench stream --backend gpu || exit 1
+    "$bin" "$@" -o "$tmp/out.csv" 2>"$tmp/stderr" || { cat "$tmp/stderr"; exit 1; }
+    "$check" "$tmp/out.csv" --bench "$bench" --backend gpu || exit 1
     echo "gpu_or_refusal: GPU present, run verified"
 else
-    "$bin" --size 1M -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/stderr"
+    "$bin" "$@" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
     cat "$tmp/stderr"
     [ "$rc" -eq 2 ] || { echo "expected exit 2 without a GPU, got $rc"; exit 1; }

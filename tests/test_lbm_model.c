@@ -1,6 +1,7 @@
-/* test_lbm_model.c: the collision operators on their own: mass and momentum conserved by all
- * three; TRT with equal rates and MRT with all rates equal reduce to BGK; forcing adds exactly
- * the force to the momentum; the MRT rows are orthogonal with the published norms; the byte
+/* test_lbm_model.c: the collision operators on their own, on shifted populations g = f - w as
+ * the kernels store them: mass and momentum conserved by all three; TRT with equal rates and MRT
+ * with all rates equal reduce to BGK; forcing adds exactly the force to the momentum; the
+ * equilibrium is a fixed point; the MRT rows are orthogonal with the published norms; the byte
  * table and the layout. Double precision to round-off, single to its own. */
 #include <math.h>
 #include <string.h>
@@ -10,10 +11,11 @@
 #include "layout.h"
 #include "lbm.h"
 
-static void state(double f[19], int seed)
+/* shifted populations g = f - w of a state off equilibrium */
+static void state(double g[19], int seed)
 {
     for (int d = 0; d < 19; d++)
-        f[d] = lbm_init_value(d, (size_t)seed, 3, 7) * (1.0 + 0.05 * (d % 5)); /* off equilibrium */
+        g[d] = lbm_init_value(d, (size_t)seed, 3, 7) * (1.0 + 0.05 * (d % 5)) - lbm_w[d];
 }
 
 static void sums(const double f[19], double *rho, double j[3])
@@ -96,7 +98,8 @@ int main(void)
             for (int d = 0; d < 19; d++) {
                 double cu = lbm_cx[d] * u[0] + lbm_cy[d] * u[1] + lbm_cz[d] * u[2];
                 f[d] = lbm_w[d] * rho *
-                       (1 + 3 * cu + 4.5 * cu * cu - 1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+                           (1 + 3 * cu + 4.5 * cu * cu - 1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2])) -
+                       lbm_w[d]; /* shifted */
             }
             memcpy(g, f, sizeof f);
             lbm_collide_dp(g, &p, coll, 0);

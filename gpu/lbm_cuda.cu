@@ -1,0 +1,409 @@
+/* lbm_cuda.cu: the CUDA LBM backend: two lattices, fused stream-collide, pull scheme, one thread
+ * per cell, blocks along x. Interior cells gather with one constant offset per direction; cells
+ * on the domain's faces go through pull.h's general rule (walls, periodic wrap, moving lid). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_check.h"
+#include "gpu_facts.h"
+#include "init.h"
+#include "layout.h"
+#include "lbm.h"
+#include "pull.h"
+
+extern "C" const char lbm_backend_name[] = "gpu";
+
+#define DEFAULT_THREADS 256
+#define CHECK_BLOCKS 1024
+
+struct lbm_state {
+    struct lbm_case c;
+    struct lbm_layout l;
+    struct lbm_bounds b;
+    struct lbm_coll_sp psp;
+    struct lbm_coll_dp pdp;
+    size_t es;
+    char *lat[2];
+    int cur;
+    int threads;
+    dim3 grid;
+    cudaEvent_t ev[2];
+    double *partial; /* CHECK_BLOCKS x 2: mass, non-finite count */
+};
+
+template <typename T> struct coll_of;
+template <> struct coll_of<float> {
+    typedef struct lbm_coll_sp type;
+};
+template <> struct coll_of<double> {
+    typedef struct lbm_coll_dp type;
+};
+
+template <int COLL, int FORCED> __device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_sp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_sp(f, p, FORCED);
+    else
+        lbm_bgk_sp(f, p, FORCED);
+}
+template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_dp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_dp(f, p, FORCED);
+    else
+        lbm_bgk_dp(f, p, FORCED);
+}
+
+template <typename T, int COLL, int FORCED>
+__global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
+                            struct lbm_bounds b, typename coll_of<T>::type p)
+{
+    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = blockIdx.y, z = blockIdx.z;
+    if (x >= (long)l.nx)
+        return;
+    const typename coll_of<T>::type pc = p;
+    const size_t cell = ((size_t)z * l.ny + (size_t)y) * l.pitch + (size_t)x;
+    const long plane = (long)(l.pitch * l.ny);
+    T f[19];
+    if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+#define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
+    f[i] = src[(i) * ds + base - (cx) - (cy) * pitch - (cz) * plane];
+        LBM_D3Q19(GPU_LOAD_)
+#undef GPU_LOAD_
+    } else {
+        const T lid = (T)(6.0 * b.lid_ux);
+#define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        int on_lid;                                                                                \
+        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid);                    \
+        f[i] = src[at] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);              \
+    }
+        LBM_D3Q19(GPU_EDGE_)
+#undef GPU_EDGE_
+    }
+    collide<COLL, FORCED>(f, &pc);
+#define GPU_STORE_(i, cx, cy, cz, o) dst[(size_t)i * l.dir_stride + cell] = f[i];
+    LBM_D3Q19(GPU_STORE_)
+#undef GPU_STORE_
+}
+
+/* init.h's state (or NaN poison in padding and, with poison_all, everywhere) */
+template <typename T>
+__global__ void init_kernel(T *lat, struct lbm_layout l, int poison_all)
+{
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        size_t d = i / l.dir_stride, r = i % l.dir_stride;
+        size_t x = r % l.pitch, yz = r / l.pitch, y = yz % l.ny, z = yz / l.ny;
+        if (poison_all || x >= l.nx || z >= l.nz)
+            lat[i] = (T)NAN;
+        else
+            lat[i] = (T)lbm_init_shifted((int)d, x, y, z); /* stored shifted: g = f - w */
+    }
+}
+
+template <typename T>
+__global__ void check_kernel(const T *lat, struct lbm_layout l, double *partial)
+{
+    __shared__ double sm[2][256];
+    double m = 0, bad = 0;
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        size_t r = i % l.dir_stride, x = r % l.pitch, z = r / l.pitch / l.ny;
+        if (x >= l.nx || z >= l.nz)
+            continue;
+        double v = (double)lat[i];
+        if (isfinite(v))
+            m += v;
+        else
+            bad += 1;
+    }
+    sm[0][threadIdx.x] = m;
+    sm[1][threadIdx.x] = bad;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s) {
+            sm[0][threadIdx.x] += sm[0][threadIdx.x + s];
+            sm[1][threadIdx.x] += sm[1][threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partial[2 * blockIdx.x] = sm[0][0];
+        partial[2 * blockIdx.x + 1] = sm[1][0];
+    }
+}
+
+template <typename T> static const void *kernel_fn(int coll, int forced)
+{
+    if (forced)
+        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1>
+               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1>
+                                 : (const void *)pull_kernel<T, LBM_BGK, 1>;
+    return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0>
+           : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0>
+                             : (const void *)pull_kernel<T, LBM_BGK, 0>;
+}
+
+template <typename T>
+static void launch_step(struct lbm_state *s, const void *src, void *dst)
+{
+    const T *a = (const T *)src;
+    T *d = (T *)dst;
+    const typename coll_of<T>::type &p =
+        *(const typename coll_of<T>::type *)(sizeof(T) == 4 ? (const void *)&s->psp
+                                                            : (const void *)&s->pdp);
+    const int forced = lbm_forced(&s->c);
+    dim3 g = s->grid, t(s->threads);
+#define GPU_CASE_(C, F)                                                                            \
+    if (s->c.collision == C && forced == F) {                                                      \
+        pull_kernel<T, C, F><<<g, t>>>(a, d, s->l, s->b, p);                                       \
+        return;                                                                                    \
+    }
+    GPU_CASE_(LBM_BGK, 0)
+    GPU_CASE_(LBM_TRT, 0)
+    GPU_CASE_(LBM_MRT, 0)
+    GPU_CASE_(LBM_BGK, 1)
+    GPU_CASE_(LBM_TRT, 1)
+    GPU_CASE_(LBM_MRT, 1)
+#undef GPU_CASE_
+}
+
+extern "C" int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
+{
+    return gpu_device_facts(d, err, errlen);
+}
+
+extern "C" int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
+{
+    if (k == LBM_PULL_NT) {
+        snprintf(why, whylen, "non-temporal stores are a CPU kernel (GPU stores do not "
+                              "write-allocate); lbm-gpu runs pull");
+        return 1;
+    }
+    return 0;
+}
+
+extern "C" int lbm_write_allocates(enum lbm_kernel k)
+{
+    (void)k;
+    return 0;
+}
+
+extern "C" size_t lbm_memory_available(void)
+{
+    return gpu_memory_free();
+}
+
+extern "C" size_t lbm_bytes_needed(const struct lbm_case *c)
+{
+    struct lbm_layout l;
+    if (lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec)))
+        return 0;
+    return 2 * l.elems * prec_size(c->prec);
+}
+
+extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launch *used,
+                         char *err, size_t errlen)
+{
+    struct lbm_state *s = (struct lbm_state *)calloc(1, sizeof *s);
+    int per_sm = 0;
+    struct suite_device dev;
+    *out = NULL;
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    s->c = *c;
+    s->es = prec_size(c->prec);
+    if (lbm_layout_make(&s->l, c->nx, c->ny, c->nz, c->pad, c->align, s->es)) {
+        snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
+                 s->es);
+        free(s);
+        return 1;
+    }
+    if (c->ny > 65535 || c->nz > 65535) {
+        snprintf(err, errlen, "ny and nz must be at most 65535 on the GPU (grid dimensions)");
+        free(s);
+        return 1;
+    }
+    lbm_geometry_bounds(c->geometry, c->lid_ux, &s->b);
+    lbm_coll_params_sp(c, &s->psp);
+    lbm_coll_params_dp(c, &s->pdp);
+    s->threads = c->threads ? c->threads : DEFAULT_THREADS;
+    s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
+                   (unsigned)c->nz);
+    for (int k = 0; k < 2; k++) {
+        if (gpu_check(cudaMalloc((void **)&s->lat[k], s->l.elems * s->es), "cudaMalloc", err,
+                      errlen))
+            goto fail;
+    }
+    if (gpu_check(cudaMalloc((void **)&s->partial, 2 * CHECK_BLOCKS * sizeof(double)),
+                  "cudaMalloc", err, errlen) ||
+        gpu_check(cudaEventCreate(&s->ev[0]), "cudaEventCreate", err, errlen) ||
+        gpu_check(cudaEventCreate(&s->ev[1]), "cudaEventCreate", err, errlen) ||
+        gpu_device_facts(&dev, err, errlen))
+        goto fail;
+    used->threads = s->threads;
+    used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
+    used->occupancy = NAN;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, s->es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
+                                : kernel_fn<double>(c->collision, lbm_forced(c)),
+            s->threads, 0) == cudaSuccess) {
+        double resident = (double)per_sm * dev.sm_count;
+        if ((double)used->blocks < resident)
+            resident = (double)used->blocks;
+        used->occupancy = resident * s->threads / ((double)dev.sm_count * dev.max_threads_per_sm);
+    }
+    *out = s;
+    return 0;
+fail:
+    lbm_free(s);
+    return 1;
+}
+
+static int init_lattices(struct lbm_state *s, char *err, size_t errlen)
+{
+    for (int k = 0; k < 2; k++) {
+        if (s->es == 4)
+            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->l, k);
+        else
+            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->l, k);
+    }
+    s->cur = 0;
+    return gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
+           gpu_check(cudaDeviceSynchronize(), "init kernel", err, errlen);
+}
+
+extern "C" int lbm_init(struct lbm_state *s, char *err, size_t errlen)
+{
+    return init_lattices(s, err, errlen);
+}
+
+/* host copy of the current lattice, in its own precision and layout */
+static void *host_lattice(struct lbm_state *s)
+{
+    return malloc(s->l.elems * s->es);
+}
+
+extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
+{
+    const struct lbm_layout *l = &s->l;
+    char *h;
+    int rc;
+    if (init_lattices(s, err, errlen))
+        return 1;
+    h = (char *)host_lattice(s);
+    if (!h) {
+        snprintf(err, errlen, "out of host memory");
+        return 1;
+    }
+    rc = gpu_check(cudaMemcpy(h, s->lat[0], l->elems * s->es, cudaMemcpyDeviceToHost),
+                   "cudaMemcpy", err, errlen);
+    for (int d = 0; d < 19 && !rc; d++)
+        for (size_t z = 0; z < l->nz; z++)
+            for (size_t y = 0; y < l->ny; y++)
+                for (size_t x = 0; x < l->nx; x++) {
+                    double v = pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
+                    size_t i = LBM_IDX(l, d, x, y, z);
+                    if (s->es == 4)
+                        ((float *)h)[i] = (float)v;
+                    else
+                        ((double *)h)[i] = v;
+                }
+    if (!rc)
+        rc = gpu_check(cudaMemcpy(s->lat[0], h, l->elems * s->es, cudaMemcpyHostToDevice),
+                       "cudaMemcpy", err, errlen);
+    free(h);
+    return rc;
+}
+
+extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
+{
+    float ms = 0;
+    if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen))
+        return 1;
+    for (int t = 0; t < steps; t++) {
+        if (s->es == 4)
+            launch_step<float>(s, s->lat[s->cur], s->lat[1 - s->cur]);
+        else
+            launch_step<double>(s, s->lat[s->cur], s->lat[1 - s->cur]);
+        s->cur = 1 - s->cur;
+    }
+    if (gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen) ||
+        gpu_check(cudaEventRecord(s->ev[1]), "cudaEventRecord", err, errlen) ||
+        gpu_check(cudaEventSynchronize(s->ev[1]), "lbm kernel", err, errlen) ||
+        gpu_check(cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]), "cudaEventElapsedTime", err,
+                  errlen))
+        return 1;
+    *seconds = ms * 1e-3;
+    return 0;
+}
+
+extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
+{
+    const struct lbm_layout *l = &s->l;
+    char *h = (char *)host_lattice(s);
+    int rc;
+    if (!h) {
+        snprintf(err, errlen, "out of host memory");
+        return 1;
+    }
+    rc = gpu_check(cudaMemcpy(h, s->lat[s->cur], l->elems * s->es, cudaMemcpyDeviceToHost),
+                   "cudaMemcpy", err, errlen);
+    for (int d = 0; d < 19 && !rc; d++)
+        for (size_t z = 0; z < l->nz; z++)
+            for (size_t y = 0; y < l->ny; y++)
+                for (size_t x = 0; x < l->nx; x++) {
+                    size_t i = LBM_IDX(l, d, x, y, z);
+                    pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
+                        (s->es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) + lbm_rest_weight(d);
+                }
+    free(h);
+    return rc;
+}
+
+extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err,
+                         size_t errlen)
+{
+    double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
+    if (s->es == 4)
+        check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->l, s->partial);
+    else
+        check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->l,
+                                                     s->partial);
+    if (gpu_check(cudaGetLastError(), "check kernel", err, errlen) ||
+        gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel",
+                  err, errlen))
+        return 1;
+    for (int b = 0; b < CHECK_BLOCKS; b++) {
+        m += h[2 * b];
+        bad += h[2 * b + 1];
+    }
+    *mass = m + (double)(s->l.nx * s->l.ny * s->l.nz); /* sum f = sum g + one per cell */
+    *nonfinite = (size_t)bad;
+    return 0;
+}
+
+extern "C" void lbm_free(struct lbm_state *s)
+{
+    if (!s)
+        return;
+    cudaFree(s->lat[0]);
+    cudaFree(s->lat[1]);
+    cudaFree(s->partial);
+    if (s->ev[0])
+        cudaEventDestroy(s->ev[0]);
+    if (s->ev[1])
+        cudaEventDestroy(s->ev[1]);
+    free(s);
+}
