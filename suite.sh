@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # suite.sh: the suite's two entry points on a fresh machine.
-#   ./suite.sh        build, then run the main job: STREAM on the CPU, and on the GPU when one
-#                     is present; results in results/<host>-<UTC time>/
+#   ./suite.sh        build, then run the main job: STREAM and LBM on the CPU, and on the GPU
+#                     when one is present; results in results/<host>-<UTC time>/
 #   ./suite.sh test   build, then run the tests (the gpu-labelled ones only where a GPU is present)
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,11 +56,16 @@ out="$here/results/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
 [ -e "$out" ] && { say "$out exists; not overwriting it"; exit 1; }
 mkdir -p "$out"
 say "results in $out"
+# stream.csv and lbm.csv hold the CPU rows, then the GPU rows (one header each).
+append() { tail -n +2 "$1" >>"$2" && rm "$1"; }
 "$build/stream-cpu" -o "$out/stream.csv" || { say "stream-cpu failed"; exit 1; }
+"$build/lbm-cpu" --size 64,128 --precision sp,dp -o "$out/lbm.csv" || { say "lbm-cpu failed"; exit 1; }
 if [ -x "$build/stream-gpu" ] && gpu_present; then
     "$build/stream-gpu" -o "$out/stream-gpu.csv" || { say "stream-gpu failed"; exit 1; }
-    tail -n +2 "$out/stream-gpu.csv" >>"$out/stream.csv" && rm "$out/stream-gpu.csv"
+    append "$out/stream-gpu.csv" "$out/stream.csv"
+    "$build/lbm-gpu" --size 128,256 --precision sp,dp -o "$out/lbm-gpu.csv" || { say "lbm-gpu failed"; exit 1; }
+    append "$out/lbm-gpu.csv" "$out/lbm.csv"
 else
     say "no GPU (or no CUDA build): CPU rows only"
 fi
-say "done: $(($(wc -l <"$out/stream.csv") - 1)) rows in $out/stream.csv"
+say "done: $(($(wc -l <"$out/stream.csv") - 1)) rows in stream.csv, $(($(wc -l <"$out/lbm.csv") - 1)) in lbm.csv ($out)"

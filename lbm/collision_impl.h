@@ -25,9 +25,12 @@ static inline LBM_HD void LBM_SFX(lbm_moments)(const LBM_REAL f[19], const LBM_C
     }
     *drho = r;
     *rho = (LBM_REAL)1 + r;
-    u[0] = jx / *rho;
-    u[1] = jy / *rho;
-    u[2] = jz / *rho;
+    {
+        const LBM_REAL inv = (LBM_REAL)1 / *rho; /* one division per cell, not three */
+        u[0] = jx * inv;
+        u[1] = jy * inv;
+        u[2] = jz * inv;
+    }
 }
 
 static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, int forced)
@@ -96,8 +99,9 @@ static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, in
     LBM_MRT_MOMENTS(m, f);
     {
         const LBM_REAL jx = rho * u[0], jy = rho * u[1], jz = rho * u[2];
-        const LBM_REAL jj = (jx * jx + jy * jy + jz * jz) / rho;
-        const LBM_REAL pxx = ((LBM_REAL)3 * jx * jx) / rho - jj, pww = (jy * jy - jz * jz) / rho;
+        /* j_a j_b / rho = rho u_a u_b: no division */
+        const LBM_REAL jj = rho * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        const LBM_REAL pxx = (LBM_REAL)3 * jx * u[0] - jj, pww = jy * u[1] - jz * u[2];
         /* moments of g = f - w: only rho, e and eps of the weights are non-zero (1, -11, 3) */
         LBM_REAL eq[19];
         eq[0] = drho;
@@ -113,9 +117,9 @@ static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, in
         eq[10] = (LBM_REAL)(-0.5) * pxx;
         eq[11] = pww;
         eq[12] = (LBM_REAL)(-0.5) * pww;
-        eq[13] = jx * jy / rho;
-        eq[14] = jy * jz / rho;
-        eq[15] = jx * jz / rho;
+        eq[13] = jx * u[1];
+        eq[14] = jy * u[2];
+        eq[15] = jx * u[2];
         eq[16] = eq[17] = eq[18] = 0;
 LBM_UNROLL
         for (int k = 0; k < 19; k++)
