@@ -1,6 +1,8 @@
 /* cli.c: parsing of the list syntax; every error names the offending text and the accepted form. */
 #include "cli.h"
 
+#include "sysinfo.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <errno.h>
@@ -252,5 +254,78 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
         return 1;
     }
     *out = v;
+    return 0;
+}
+
+int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err,
+                  size_t errlen)
+{
+    if (cli_opt_list(opt, text, 0, 32, 1024, out, err, errlen))
+        return 1;
+    for (size_t i = 0; i < out->n; i++) {
+        if (out->v[i] % 32) {
+            snprintf(err, errlen, "%s: %zu is not a multiple of 32 (a warp)", opt, out->v[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
+                      const char **out_path, void (*usage)(const char *), char *err,
+                      size_t errlen)
+{
+    if (c == 'o') {
+        if (!*optarg_) {
+            snprintf(err, errlen, "-o: expected a file name");
+            return 2;
+        }
+        *out_path = optarg_;
+        return 0;
+    }
+    if (c == 'h') {
+        usage(argv[0]);
+        return -1;
+    }
+    if (c == version_code) {
+        fprintf(stderr, "%s\n", sysinfo_version());
+        return -1;
+    }
+    if (c == ':') {
+        snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind_ - 1]);
+        return 2;
+    }
+    snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind_ - 1]);
+    return 2;
+}
+
+int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen)
+{
+    if (optind_ < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
+                 argv[optind_]);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_select_supported(int *ids, int *n, int count, const char *const *names, const char *opt,
+                         int (*supported)(int id, char *why, size_t whylen), char *err,
+                         size_t errlen)
+{
+    char why[256];
+    if (*n == 0) {
+        for (int k = 0; k < count; k++) {
+            if (supported(k, why, sizeof why) == 0)
+                ids[(*n)++] = k;
+        }
+        return 0;
+    }
+    for (int i = 0; i < *n; i++) {
+        if (supported(ids[i], why, sizeof why)) {
+            snprintf(err, errlen, "%s %s: %s", opt, names[ids[i]], why);
+            return 1;
+        }
+    }
     return 0;
 }

@@ -40,6 +40,26 @@ int cli_opt_list(const char *opt, const char *text, int allow_suffix, size_t lo,
 int cli_opt_double(const char *opt, const char *text, double lo, double hi, double *out, char *err,
                    size_t errlen);
 
+/* A list of CUDA threads-per-block values: multiples of 32 from 32 to 1024. */
+int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err,
+                  size_t errlen);
+
+/* The options every executable shares, for the tail of its getopt_long switch: c is the
+ * option returned, version_code the code of --version. -o/--output sets *out_path; -h prints
+ * usage; --version prints the suite version. Returns 0 (handled), -1 (help or version printed:
+ * exit 0), or 2 (bad input, message in err). */
+int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
+                      const char **out_path, void (*usage)(const char *), char *err,
+                      size_t errlen);
+/* 2 with a message if operands follow the options, else 0. */
+int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen);
+
+/* Keeps the chosen ids a backend supports: with *n == 0, fills ids with every supported one of
+ * 0..count-1; otherwise refuses (1, message naming the option and why) the first unsupported. */
+int cli_select_supported(int *ids, int *n, int count, const char *const *names, const char *opt,
+                         int (*supported)(int id, char *why, size_t whylen), char *err,
+                         size_t errlen);
+
 /* "all names joined by commas", for error messages. */
 void cli_join_names(const char *const *names, int n, char *buf, size_t len);
 

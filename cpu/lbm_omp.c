@@ -19,12 +19,7 @@ const char lbm_backend_name[] = "cpu";
 #define LATTICE_SHIFT 2048 /* bytes; a multiple of every row alignment up to 2 KiB */
 
 struct lbm_state {
-    struct lbm_case c;
-    struct lbm_layout l;
-    struct lbm_bounds b;
-    struct lbm_coll_sp psp;
-    struct lbm_coll_dp pdp;
-    size_t es;
+    struct lbm_setup u;
     char *mem[2]; /* the allocations */
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
@@ -203,14 +198,6 @@ size_t lbm_memory_available(void)
     return sysinfo_mem_available();
 }
 
-size_t lbm_bytes_needed(const struct lbm_case *c)
-{
-    struct lbm_layout l;
-    if (lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec)))
-        return 0;
-    return 2 * l.elems * prec_size(c->prec);
-}
-
 int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launch *used, char *err,
               size_t errlen)
 {
@@ -220,25 +207,18 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         snprintf(err, errlen, "out of memory");
         return 1;
     }
-    s->c = *c;
-    s->es = prec_size(c->prec);
-    if (lbm_layout_make(&s->l, c->nx, c->ny, c->nz, c->pad, c->align, s->es)) {
-        snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
-                 s->es);
+    if (lbm_setup_make(&s->u, c, err, errlen)) {
         free(s);
         return 1;
     }
-    lbm_geometry_bounds(c->geometry, c->lid_ux, &s->b);
-    lbm_coll_params_sp(c, &s->psp);
-    lbm_coll_params_dp(c, &s->pdp);
-    s->buf_elems = 19 * s->l.pitch;
+    s->buf_elems = 19 * s->u.l.pitch;
     for (int k = 0; k < 2; k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
-        s->mem[k] = cpu_alloc(s->l.elems * s->es + LATTICE_SHIFT);
+        s->mem[k] = cpu_alloc(s->u.l.elems * s->u.es + LATTICE_SHIFT);
         s->lat[k] = s->mem[k] ? s->mem[k] + k * LATTICE_SHIFT : NULL;
         if (!s->lat[k]) {
             snprintf(err, errlen, "cannot allocate %.2f GiB",
-                     2.0 * s->l.elems * s->es / 1073741824.0);
+                     2.0 * s->u.l.elems * s->u.es / 1073741824.0);
             lbm_free(s);
             return 1;
         }
@@ -252,7 +232,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
 
 static void put(struct lbm_state *s, char *lat, size_t i, double v)
 {
-    if (s->es == 4)
+    if (s->u.es == 4)
         ((float *)lat)[i] = (float)v;
     else
         ((double *)lat)[i] = v;
@@ -260,14 +240,14 @@ static void put(struct lbm_state *s, char *lat, size_t i, double v)
 
 static double get(const struct lbm_state *s, const char *lat, size_t i)
 {
-    return s->es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
+    return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
 }
 
 /* Writes both lattices row by row with the kernel's schedule; padding and the second lattice are
  * poisoned so a kernel that reads or leaves them shows up in the check. */
 static void fill(struct lbm_state *s, const double *pdf)
 {
-    const struct lbm_layout *l = &s->l;
+    const struct lbm_layout *l = &s->u.l;
 #pragma omp parallel for collapse(2) schedule(static)
     for (size_t z = 0; z < l->nz; z++) {
         for (size_t y = 0; y < l->ny; y++) {
@@ -305,9 +285,9 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->l;
-    int variant = lbm_forced(&s->c) ? 2 : (s->c.kernel == LBM_PULL_NT ? 1 : 0);
-    row_fn fn = rows[s->c.prec == PREC_DP][s->c.collision][variant];
+    const struct lbm_layout *l = &s->u.l;
+    int variant = lbm_forced(&s->u.c) ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
+    row_fn fn = rows[s->u.c.prec == PREC_DP][s->u.c.collision][variant];
     double t0;
     (void)err;
     (void)errlen;
@@ -317,7 +297,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
         char *dst = s->lat[1 - s->cur];
 #pragma omp parallel
         {
-            void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->es) : NULL;
+            void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
 #pragma omp for collapse(2) schedule(static)
             for (size_t z = 0; z < l->nz; z++)
                 for (size_t y = 0; y < l->ny; y++)
@@ -334,7 +314,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
 
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->l;
+    const struct lbm_layout *l = &s->u.l;
     (void)err;
     (void)errlen;
     for (int d = 0; d < 19; d++)
@@ -348,7 +328,7 @@ int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 
 int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->l;
+    const struct lbm_layout *l = &s->u.l;
     double m = 0;
     size_t bad = 0;
     (void)err;

@@ -1,6 +1,7 @@
 /* gpu_facts.cu: device name, theoretical bandwidth, L2, ECC, driver for the row. */
 #include "gpu_facts.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,4 +95,20 @@ extern "C" int gpu_device_facts(struct suite_device *d, char *err, size_t errlen
     d->sm_count = f.sm_count;
     d->max_threads_per_sm = f.max_threads_per_sm;
     return 0;
+}
+
+extern "C" double gpu_occupancy(const void *fn, int threads, long blocks)
+{
+    int per_sm = 0, dev = 0, sms = 0, max_threads = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) !=
+            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, 0) != cudaSuccess ||
+        sms == 0 || max_threads == 0)
+        return NAN;
+    double resident = (double)per_sm * sms;
+    if ((double)blocks < resident)
+        resident = (double)blocks;
+    return resident * threads / ((double)sms * max_threads);
 }

@@ -29,6 +29,11 @@ int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen);
 struct suite_device;
 int gpu_device_facts(struct suite_device *d, char *err, size_t errlen);
 
+/* Resident threads at launch of kernel `fn` (a __global__ function's address) with `threads` per
+ * block and `blocks` blocks, over the device's maximum resident threads: bounded by the grid as
+ * well as by each multiprocessor's resources. NaN when it cannot be told. */
+double gpu_occupancy(const void *fn, int threads, long blocks);
+
 /* Free device memory in bytes, 0 on error. */
 size_t gpu_memory_free(void);
 

@@ -19,12 +19,7 @@ extern "C" const char lbm_backend_name[] = "gpu";
 #define CHECK_BLOCKS 1024
 
 struct lbm_state {
-    struct lbm_case c;
-    struct lbm_layout l;
-    struct lbm_bounds b;
-    struct lbm_coll_sp psp;
-    struct lbm_coll_dp pdp;
-    size_t es;
+    struct lbm_setup u;
     char *lat[2];
     int cur;
     int threads;
@@ -159,13 +154,13 @@ static void launch_step(struct lbm_state *s, const void *src, void *dst)
     const T *a = (const T *)src;
     T *d = (T *)dst;
     const typename coll_of<T>::type &p =
-        *(const typename coll_of<T>::type *)(sizeof(T) == 4 ? (const void *)&s->psp
-                                                            : (const void *)&s->pdp);
-    const int forced = lbm_forced(&s->c);
+        *(const typename coll_of<T>::type *)(sizeof(T) == 4 ? (const void *)&s->u.psp
+                                                            : (const void *)&s->u.pdp);
+    const int forced = lbm_forced(&s->u.c);
     dim3 g = s->grid, t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
-    if (s->c.collision == C && forced == F) {                                                      \
-        pull_kernel<T, C, F><<<g, t>>>(a, d, s->l, s->b, p);                                       \
+    if (s->u.c.collision == C && forced == F) {                                                      \
+        pull_kernel<T, C, F><<<g, t>>>(a, d, s->u.l, s->u.b, p);                                       \
         return;                                                                                    \
     }
     GPU_CASE_(LBM_BGK, 0)
@@ -203,30 +198,16 @@ extern "C" size_t lbm_memory_available(void)
     return gpu_memory_free();
 }
 
-extern "C" size_t lbm_bytes_needed(const struct lbm_case *c)
-{
-    struct lbm_layout l;
-    if (lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec)))
-        return 0;
-    return 2 * l.elems * prec_size(c->prec);
-}
-
 extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launch *used,
                          char *err, size_t errlen)
 {
     struct lbm_state *s = (struct lbm_state *)calloc(1, sizeof *s);
-    int per_sm = 0;
-    struct suite_device dev;
     *out = NULL;
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return 1;
     }
-    s->c = *c;
-    s->es = prec_size(c->prec);
-    if (lbm_layout_make(&s->l, c->nx, c->ny, c->nz, c->pad, c->align, s->es)) {
-        snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
-                 s->es);
+    if (lbm_setup_make(&s->u, c, err, errlen)) {
         free(s);
         return 1;
     }
@@ -235,35 +216,24 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         free(s);
         return 1;
     }
-    lbm_geometry_bounds(c->geometry, c->lid_ux, &s->b);
-    lbm_coll_params_sp(c, &s->psp);
-    lbm_coll_params_dp(c, &s->pdp);
     s->threads = c->threads ? c->threads : DEFAULT_THREADS;
     s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
                    (unsigned)c->nz);
     for (int k = 0; k < 2; k++) {
-        if (gpu_check(cudaMalloc((void **)&s->lat[k], s->l.elems * s->es), "cudaMalloc", err,
+        if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,
                       errlen))
             goto fail;
     }
     if (gpu_check(cudaMalloc((void **)&s->partial, 2 * CHECK_BLOCKS * sizeof(double)),
                   "cudaMalloc", err, errlen) ||
         gpu_check(cudaEventCreate(&s->ev[0]), "cudaEventCreate", err, errlen) ||
-        gpu_check(cudaEventCreate(&s->ev[1]), "cudaEventCreate", err, errlen) ||
-        gpu_device_facts(&dev, err, errlen))
+        gpu_check(cudaEventCreate(&s->ev[1]), "cudaEventCreate", err, errlen))
         goto fail;
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
-    used->occupancy = NAN;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, s->es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
-                                : kernel_fn<double>(c->collision, lbm_forced(c)),
-            s->threads, 0) == cudaSuccess) {
-        double resident = (double)per_sm * dev.sm_count;
-        if ((double)used->blocks < resident)
-            resident = (double)used->blocks;
-        used->occupancy = resident * s->threads / ((double)dev.sm_count * dev.max_threads_per_sm);
-    }
+    used->occupancy = gpu_occupancy(s->u.es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
+                                                 : kernel_fn<double>(c->collision, lbm_forced(c)),
+                                    s->threads, used->blocks);
     *out = s;
     return 0;
 fail:
@@ -274,10 +244,10 @@ fail:
 static int init_lattices(struct lbm_state *s, char *err, size_t errlen)
 {
     for (int k = 0; k < 2; k++) {
-        if (s->es == 4)
-            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->l, k);
+        if (s->u.es == 4)
+            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, k);
         else
-            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->l, k);
+            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, k);
     }
     s->cur = 0;
     return gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
@@ -292,12 +262,12 @@ extern "C" int lbm_init(struct lbm_state *s, char *err, size_t errlen)
 /* host copy of the current lattice, in its own precision and layout */
 static void *host_lattice(struct lbm_state *s)
 {
-    return malloc(s->l.elems * s->es);
+    return malloc(s->u.l.elems * s->u.es);
 }
 
 extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->l;
+    const struct lbm_layout *l = &s->u.l;
     char *h;
     int rc;
     if (init_lattices(s, err, errlen))
@@ -307,7 +277,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
         snprintf(err, errlen, "out of host memory");
         return 1;
     }
-    rc = gpu_check(cudaMemcpy(h, s->lat[0], l->elems * s->es, cudaMemcpyDeviceToHost),
+    rc = gpu_check(cudaMemcpy(h, s->lat[0], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
     for (int d = 0; d < 19 && !rc; d++)
         for (size_t z = 0; z < l->nz; z++)
@@ -315,13 +285,13 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
                 for (size_t x = 0; x < l->nx; x++) {
                     double v = pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
                     size_t i = LBM_IDX(l, d, x, y, z);
-                    if (s->es == 4)
+                    if (s->u.es == 4)
                         ((float *)h)[i] = (float)v;
                     else
                         ((double *)h)[i] = v;
                 }
     if (!rc)
-        rc = gpu_check(cudaMemcpy(s->lat[0], h, l->elems * s->es, cudaMemcpyHostToDevice),
+        rc = gpu_check(cudaMemcpy(s->lat[0], h, l->elems * s->u.es, cudaMemcpyHostToDevice),
                        "cudaMemcpy", err, errlen);
     free(h);
     return rc;
@@ -333,7 +303,7 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen))
         return 1;
     for (int t = 0; t < steps; t++) {
-        if (s->es == 4)
+        if (s->u.es == 4)
             launch_step<float>(s, s->lat[s->cur], s->lat[1 - s->cur]);
         else
             launch_step<double>(s, s->lat[s->cur], s->lat[1 - s->cur]);
@@ -351,14 +321,14 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
 
 extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->l;
+    const struct lbm_layout *l = &s->u.l;
     char *h = (char *)host_lattice(s);
     int rc;
     if (!h) {
         snprintf(err, errlen, "out of host memory");
         return 1;
     }
-    rc = gpu_check(cudaMemcpy(h, s->lat[s->cur], l->elems * s->es, cudaMemcpyDeviceToHost),
+    rc = gpu_check(cudaMemcpy(h, s->lat[s->cur], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
     for (int d = 0; d < 19 && !rc; d++)
         for (size_t z = 0; z < l->nz; z++)
@@ -366,7 +336,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
                 for (size_t x = 0; x < l->nx; x++) {
                     size_t i = LBM_IDX(l, d, x, y, z);
                     pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        (s->es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) + lbm_rest_weight(d);
+                        (s->u.es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) + lbm_rest_weight(d);
                 }
     free(h);
     return rc;
@@ -376,10 +346,10 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, c
                          size_t errlen)
 {
     double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
-    if (s->es == 4)
-        check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->l, s->partial);
+    if (s->u.es == 4)
+        check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l, s->partial);
     else
-        check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->l,
+        check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->u.l,
                                                      s->partial);
     if (gpu_check(cudaGetLastError(), "check kernel", err, errlen) ||
         gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel",
@@ -389,7 +359,7 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, c
         m += h[2 * b];
         bad += h[2 * b + 1];
     }
-    *mass = m + (double)(s->l.nx * s->l.ny * s->l.nz); /* sum f = sum g + one per cell */
+    *mass = m + (double)(s->u.l.nx * s->u.l.ny * s->u.l.nz); /* sum f = sum g + one per cell */
     *nonfinite = (size_t)bad;
     return 0;
 }

@@ -227,7 +227,6 @@ static cudaError_t launch(struct stream_arrays *a)
 
 static double occupancy_of(const struct stream_arrays *a)
 {
-    int per_sm = 0;
     const void *fn;
     size_t wb = word_bytes(a);
     if (a->c.kernel == STREAM_MEMCPY)
@@ -239,13 +238,7 @@ static double occupancy_of(const struct stream_arrays *a)
     else
         fn = wb == 16 ? copy_fn<uint4>(a->ilp)
                       : (wb == 8 ? copy_fn<unsigned long long>(a->ilp) : copy_fn<unsigned>(a->ilp));
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, a->threads, 0) != cudaSuccess)
-        return NAN;
-    /* resident blocks are bounded by the grid as well as by the multiprocessor's resources */
-    double resident = (double)per_sm * facts.sm_count;
-    if ((double)a->blocks < resident)
-        resident = (double)a->blocks;
-    return resident * a->threads / ((double)facts.sm_count * facts.max_threads_per_sm);
+    return gpu_occupancy(fn, a->threads, a->blocks);
 }
 
 extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case *c,

@@ -9,6 +9,7 @@
 #include "collision.h"
 #include "device.h"
 #include "geometry.h"
+#include "layout.h"
 #include "precision.h"
 
 #ifdef __cplusplus
@@ -46,12 +47,21 @@ struct lbm_launch {
 
 struct lbm_state;
 
+/* What every backend derives from a case before allocating (lbm_model.c). */
+struct lbm_setup {
+    struct lbm_case c;
+    struct lbm_layout l;
+    struct lbm_bounds b;
+    struct lbm_coll_sp psp;
+    struct lbm_coll_dp pdp;
+    size_t es; /* bytes per value */
+};
+int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, size_t errlen);
+
 int lbm_backend_open(struct suite_device *d, char *err, size_t errlen);
 int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen);
 int lbm_write_allocates(enum lbm_kernel k);
 size_t lbm_memory_available(void);
-/* Bytes lbm_alloc takes for a case (both lattices). */
-size_t lbm_bytes_needed(const struct lbm_case *c);
 
 int lbm_alloc(struct lbm_state **s, const struct lbm_case *c, struct lbm_launch *used, char *err,
               size_t errlen);
@@ -70,6 +80,8 @@ double lbm_viscosity(double omega);
 void lbm_coll_params_dp(const struct lbm_case *c, struct lbm_coll_dp *p);
 void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p);
 int lbm_forced(const struct lbm_case *c);
+/* Bytes of the two lattices of a case (what a backend allocates, give or take a page). */
+size_t lbm_bytes_needed(const struct lbm_case *c);
 /* bytes per fluid-cell update: 19 loads + 19 stores; write-allocate adds 19 reads */
 void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes);
 

@@ -180,23 +180,9 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
     return n;
 }
 
-static int resolve_kernels(struct lbm_opts *o, char *err, size_t errlen)
+static int supported(int k, char *why, size_t whylen)
 {
-    char why[256];
-    if (o->nkernels == 0) {
-        for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
-            if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why) == 0)
-                o->kernels[o->nkernels++] = k;
-        }
-        return 0;
-    }
-    for (int i = 0; i < o->nkernels; i++) {
-        if (lbm_kernel_supported((enum lbm_kernel)o->kernels[i], why, sizeof why)) {
-            snprintf(err, errlen, "--kernel %s: %s", lbm_kernel_names[o->kernels[i]], why);
-            return 1;
-        }
-    }
-    return 0;
+    return lbm_kernel_supported((enum lbm_kernel)k, why, whylen);
 }
 
 int main(int argc, char **argv)
@@ -219,7 +205,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", prog, err);
         return 2;
     }
-    if (lbm_backend_open(&x->dev, err, sizeof err) || resolve_kernels(o, err, sizeof err)) {
+    if (lbm_backend_open(&x->dev, err, sizeof err) ||
+        cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
+                             "--kernel", supported, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", prog, err);
         return 2;
     }

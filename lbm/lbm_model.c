@@ -1,5 +1,6 @@
 /* lbm_model.c: names, collision parameters, geometry bounds and the byte table of the D3Q19
  * two-lattice update, one place for each. */
+#include <stdio.h>
 #include <string.h>
 
 #include "lbm.h"
@@ -62,4 +63,27 @@ void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *d
 {
     *prog_bytes = (double)(38 * esize);
     *dram_bytes = (double)((write_allocate ? 57 : 38) * esize);
+}
+
+size_t lbm_bytes_needed(const struct lbm_case *c)
+{
+    struct lbm_layout l;
+    if (lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec)))
+        return 0;
+    return 2 * l.elems * prec_size(c->prec);
+}
+
+int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, size_t errlen)
+{
+    u->c = *c;
+    u->es = prec_size(c->prec);
+    if (lbm_layout_make(&u->l, c->nx, c->ny, c->nz, c->pad, c->align, u->es)) {
+        snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
+                 u->es);
+        return 1;
+    }
+    lbm_geometry_bounds(c->geometry, c->lid_ux, &u->b);
+    lbm_coll_params_sp(c, &u->psp);
+    lbm_coll_params_dp(c, &u->pdp);
+    return 0;
 }

@@ -230,42 +230,20 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                 snprintf(err, errlen, "--block applies to lbm-gpu only (threads per CUDA block)");
                 return 2;
             }
-            if (cli_opt_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
+            if (cli_opt_block("--block", optarg, &o->block, err, errlen))
                 return 2;
-            for (size_t i = 0; i < o->block.n; i++) {
-                if (o->block.v[i] % 32) {
-                    snprintf(err, errlen, "--block: %zu is not a multiple of 32 (a warp)",
-                             o->block.v[i]);
-                    return 2;
-                }
-            }
             break;
-        case 'o':
-            if (!*optarg) {
-                snprintf(err, errlen, "-o: expected a file name");
-                return 2;
-            }
-            o->out = optarg;
+        default: {
+            int r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
+                                      errlen);
+            if (r)
+                return r;
             break;
-        case 'h':
-            usage(argv[0]);
-            return -1;
-        case OPT_VERSION:
-            fprintf(stderr, "%s\n", sysinfo_version());
-            return -1;
-        case ':':
-            snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
-            return 2;
-        default:
-            snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
-            return 2;
+        }
         }
     }
-    if (optind < argc) {
-        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
-                 argv[optind]);
+    if (cli_no_operands(argc, argv, optind, err, errlen))
         return 2;
-    }
     if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
         snprintf(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
         return 2;

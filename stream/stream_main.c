@@ -218,24 +218,9 @@ static int sweep(struct run_ctx *x, int count_only)
     return total;
 }
 
-/* Fills the default kernel list and refuses kernels this backend cannot run. */
-static int resolve_kernels(struct stream_opts *o, char *err, size_t errlen)
+static int supported(int k, char *why, size_t whylen)
 {
-    char why[200];
-    if (o->nkernels == 0) {
-        for (int k = 0; k < STREAM_KERNEL_COUNT; k++) {
-            if (stream_kernel_supported((enum stream_kernel)k, why, sizeof why) == 0)
-                o->kernels[o->nkernels++] = k;
-        }
-        return 0;
-    }
-    for (int i = 0; i < o->nkernels; i++) {
-        if (stream_kernel_supported((enum stream_kernel)o->kernels[i], why, sizeof why)) {
-            snprintf(err, errlen, "--kernel %s: %s", stream_kernel_names[o->kernels[i]], why);
-            return 1;
-        }
-    }
-    return 0;
+    return stream_kernel_supported((enum stream_kernel)k, why, whylen);
 }
 
 int main(int argc, char **argv)
@@ -265,7 +250,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", prog, err);
         return 2;
     }
-    if (resolve_kernels(o, err, sizeof err)) {
+    if (cli_select_supported(o->kernels, &o->nkernels, STREAM_KERNEL_COUNT, stream_kernel_names,
+                             "--kernel", supported, err, sizeof err)) {
         fprintf(stderr, "%s: error: %s\n", prog, err);
         return 2;
     }

@@ -126,15 +126,8 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             break;
         case OPT_BLOCK:
             if (gpu_only(backend, "--block", err, errlen) ||
-                cli_opt_list("--block", optarg, 0, 32, 1024, &o->block, err, errlen))
+                cli_opt_block("--block", optarg, &o->block, err, errlen))
                 return 2;
-            for (size_t i = 0; i < o->block.n; i++) {
-                if (o->block.v[i] % 32) {
-                    snprintf(err, errlen, "--block: %zu is not a multiple of 32 (a warp)",
-                             o->block.v[i]);
-                    return 2;
-                }
-            }
             break;
         case OPT_BLOCKS:
             if (gpu_only(backend, "--blocks", err, errlen) ||
@@ -165,32 +158,17 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
                 return 2;
             }
             break;
-        case 'o':
-            if (!*optarg) {
-                snprintf(err, errlen, "-o: expected a file name");
-                return 2;
-            }
-            o->out = optarg;
+        default: {
+            int r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
+                                      errlen);
+            if (r)
+                return r;
             break;
-        case 'h':
-            usage(argv[0]);
-            return -1;
-        case OPT_VERSION:
-            fprintf(stderr, "%s\n", sysinfo_version());
-            return -1;
-        case ':':
-            snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
-            return 2;
-        default:
-            snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
-            return 2;
+        }
         }
     }
-    if (optind < argc) {
-        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
-                 argv[optind]);
+    if (cli_no_operands(argc, argv, optind, err, errlen))
         return 2;
-    }
     if (o->nprecs == 0) {
         o->precs[0] = PREC_SP;
         o->precs[1] = PREC_DP;

@@ -11,15 +11,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$src/build-study}
 parts=${STUDY_PARTS:-gpu cpu}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-log() { echo "== $*" >&2; }
-
-log "build"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-label=(-LE gpu)
-nvidia-smi -L >/dev/null 2>&1 && label=()
-(cd "$build" && ctest --output-on-failure "${label[@]}" >"$out/ctest.log" 2>&1)
-log "ctest: $(grep 'tests passed' "$out/ctest.log")"
+source "$src/data/scripts/study-common.sh"
 
 sweep=(--size 32:256:16 --align 0,128 --precision sp,dp --reps 5)
 ops=(--size 256 --collision bgk,trt,mrt --precision sp,dp --reps 5)

@@ -10,14 +10,7 @@ mkdir -p "$out"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$src/build-study}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-log() { echo "== $*" >&2; }
-
-log "build"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-label=(-LE gpu)
-nvidia-smi -L >/dev/null 2>&1 && label=()
-(cd "$build" && ctest --output-on-failure "${label[@]}" >"$out/ctest.log" 2>&1); log "ctest: $(grep 'tests passed' "$out/ctest.log")"
+source "$src/data/scripts/study-common.sh"
 
 parts=${STUDY_PARTS:-gpu cpu}
 if [[ " $parts " == *" gpu "* ]] && [ -x "$build/stream-gpu" ] && nvidia-smi -L >/dev/null 2>&1; then

@@ -1,0 +1,10 @@
+# study-common.sh: sourced by the study scripts: build (Release) into $build and run the tests
+# (the gpu-labelled ones only where a GPU is present), logs in $out.
+log() { echo "== $*" >&2; }
+log "build"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
+    cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+label=(-LE gpu)
+nvidia-smi -L >/dev/null 2>&1 && label=()
+(cd "$build" && ctest --output-on-failure "${label[@]}" >"$out/ctest.log" 2>&1)
+log "ctest: $(grep 'tests passed' "$out/ctest.log")"
