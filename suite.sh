@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # suite.sh: the suite's two entry points on a fresh machine.
 #   ./suite.sh        build, then run the main job: STREAM and LBM on the CPU, and on the GPU
-#                     when one is present; results in results/<host>-<UTC time>/
+#                     when one is present, then the roofline report, summary and plots;
+#                     results in results/<host>-<UTC time>/
 #   ./suite.sh test   build, then run the tests (the gpu-labelled ones only where a GPU is present)
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +30,12 @@ if [ ${#missing[@]} -gt 0 ]; then
         say "missing ${missing[*]}: install them (Debian: apt-get install ${missing[*]})"
         exit 2
     fi
+fi
+
+# gnuplot renders the plots; the suite works without it (it then writes the .gp files only)
+if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 ||
+        say "gnuplot not installed: plots come as .gp files to render later"
 fi
 
 gpu_present() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }
@@ -68,4 +75,8 @@ if [ -x "$build/stream-gpu" ] && gpu_present; then
 else
     say "no GPU (or no CUDA build): CPU rows only"
 fi
-say "done: $(($(wc -l <"$out/stream.csv") - 1)) rows in stream.csv, $(($(wc -l <"$out/lbm.csv") - 1)) in lbm.csv ($out)"
+"$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ||
+    { say "roofline failed"; exit 1; }
+"$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ||
+    { say "roofline --summary failed"; exit 1; }
+say "done: $out: stream.csv, lbm.csv, roofline.csv, summary.csv, plots/"

@@ -52,7 +52,7 @@ void csv_set(char *field, const char *value)
     field[i] = '\0';
 }
 
-static int write_str(FILE *f, const char *s)
+int csv_write_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r"))
         return fputs(s, f) < 0;
@@ -98,7 +98,7 @@ int csv_write_row(FILE *f, const struct csv_record *r)
                 bad = fprintf(f, "%.9g", *(const double *)p) < 0;
             break;
         case CSV_K_STR:
-            bad = write_str(f, p);
+            bad = csv_write_field(f, p);
             break;
         }
         if (bad)

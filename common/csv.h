@@ -92,6 +92,9 @@ void csv_set(char *field, const char *value);
 int csv_column_count(void);
 const char *csv_column_name(int i);
 
+/* One text field, quoted as RFC 4180 asks when it holds a comma, quote or line break. */
+int csv_write_field(FILE *f, const char *s);
+
 /* Write errors (disk full, closed pipe) return nonzero. Rows are flushed one by one. */
 int csv_write_header(FILE *f);
 int csv_write_row(FILE *f, const struct csv_record *r);

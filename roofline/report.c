@@ -1,0 +1,89 @@
+/* report.c: the default report: every LBM row with its ceiling, percent of ceiling (best and
+ * median), the tighter copy19 ceiling, percent of peak, and flags. */
+#include <math.h>
+#include <string.h>
+
+#include "ceiling.h"
+#include "roofline.h"
+
+static const char *const header =
+    "host,device,backend,kernel,collision,geometry,precision,nx,ny,nz,pad,align,mflups,"
+    "mflups_med,convention,bytes_per_update,ceiling_kernel,ceiling_bw_GBs,ceiling_mflups,"
+    "pct_of_ceiling,pct_of_ceiling_med,copy19_kernel,copy19_ceiling_mflups,pct_of_copy19,"
+    "peak_bw_GBs,pct_of_peak,flags,version,timestamp\n";
+
+int roof_report(FILE *out, const struct csv_table *t)
+{
+    size_t lbm = 0, matched = 0;
+    /* refuse before writing anything: no partial CSV */
+    for (size_t i = 0; i < t->n; i++) {
+        struct roof_eval e;
+        if (strcmp(t->rows[i].bench, "lbm") != 0)
+            continue;
+        lbm++;
+        matched += roof_evaluate(t, &t->rows[i], &e) == 0;
+    }
+    if (lbm == 0) {
+        fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV files)\n");
+        return 2;
+    }
+    if (matched == 0) {
+        fprintf(stderr, "roofline: no lbm row has stream copy rows of its host, device, backend "
+                        "and precision (give the stream-cpu / stream-gpu CSV of the same run)\n");
+        return 2;
+    }
+    fputs(header, out);
+    for (size_t i = 0; i < t->n; i++) {
+        const struct csv_record *r = &t->rows[i];
+        struct roof_eval e;
+        char flags[96] = "";
+        if (strcmp(r->bench, "lbm") != 0)
+            continue;
+        if (roof_evaluate(t, r, &e)) {
+            strcat(flags, "no_ceiling ");
+            fprintf(stderr, "roofline: no stream copy rows for host %s, device %s, backend %s, "
+                            "precision %s with write_allocate=%lld (line %ld): run stream-%s "
+                            "there and pass its CSV too\n",
+                    r->host, r->device, r->backend, r->precision, (long long)r->write_allocate,
+                    t->lines[i], r->backend);
+        }
+        if (e.above_ceiling)
+            strcat(flags, "above_ceiling ");
+        if (e.cache_resident)
+            strcat(flags, "cache_resident ");
+        if (strcmp(r->verified, "pass") != 0)
+            strcat(flags, "not_verified ");
+        if (*flags)
+            flags[strlen(flags) - 1] = '\0';
+        roof_str(out, r->host, 0);
+        roof_str(out, r->device, 0);
+        roof_str(out, r->backend, 0);
+        roof_str(out, r->kernel, 0);
+        roof_str(out, r->collision, 0);
+        roof_str(out, r->geometry, 0);
+        roof_str(out, r->precision, 0);
+        roof_num(out, (double)r->nx, 0);
+        roof_num(out, (double)r->ny, 0);
+        roof_num(out, (double)r->nz, 0);
+        roof_num(out, (double)r->pad, 0);
+        roof_num(out, r->align >= 0 ? (double)r->align : 0, 0);
+        roof_num(out, r->mflups, 0);
+        roof_num(out, r->mflups_med, 0);
+        roof_str(out, "dram", 0);
+        roof_num(out, r->dram_bytes, 0);
+        roof_str(out, e.copy ? e.copy->kernel : "", 0);
+        roof_num(out, e.copy ? e.copy->bw_dram_GBs : (double)NAN, 0);
+        roof_num(out, e.ceiling_mflups, 0);
+        roof_num(out, e.pct, 0);
+        roof_num(out, e.pct_med, 0);
+        roof_str(out, e.copy19 ? e.copy19->kernel : "", 0);
+        roof_num(out, e.copy19_mflups, 0);
+        roof_num(out, e.pct_copy19, 0);
+        roof_num(out, r->peak_bw_GBs, 0);
+        roof_num(out, e.pct_of_peak, 0);
+        roof_str(out, flags, 0);
+        roof_str(out, r->version, 0);
+        roof_str(out, r->timestamp, 1);
+    }
+    return 0;
+}
