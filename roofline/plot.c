@@ -161,7 +161,7 @@ int roof_plot(const char *dir, const struct csv_table *t)
                     "set title 'MFLUP/s against %s (dashed: the ceiling of each series)'\n",
                 dir, name, vary_pad ? "pad (elements per x row)" : "nx (domain edge)", name);
         if (write_series(dat, gp, t, vary_pad, datname) == 0)
-            fprintf(gp, "unset logscale\nset label 'no series with two or more points' at graph "
+            fprintf(gp, "unset logscale\nset yrange [0:2]\nset label 'no series with two or more points' at graph "
                         "0.3,0.5\nplot [0:1] 1 notitle\n");
         fclose(dat);
         fclose(gp);
