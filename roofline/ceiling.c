@@ -21,7 +21,7 @@ int roof_cache_resident(const struct csv_record *r)
     double s = strcmp(r->precision, "sp") == 0 ? 4 : 8;
     double pitch = r->pitch > 0 ? (double)r->pitch : (double)r->nx;
     double bytes = 2.0 * 19.0 * pitch * (double)r->ny * (double)r->nz * s;
-    return r->llc_bytes > 0 && bytes <= 4.0 * (double)r->llc_bytes;
+    return r->llc_bytes > 0 && bytes <= 2.0 * (double)r->llc_bytes;
 }
 
 static int is_copy(const char *k)
