@@ -32,10 +32,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-# gnuplot renders the plots; the suite works without it (it then writes the .gp files only)
-if ! command -v gnuplot >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 ||
-        say "gnuplot not installed: plots come as .gp files to render later"
+# Optional: gnuplot renders the plots (without it the .gp files are written); likwid adds
+# Marker API regions and topology facts. The suite builds and runs the same without either.
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    opt=()
+    command -v gnuplot >/dev/null 2>&1 || opt+=(gnuplot-nox)
+    [ -e /usr/include/likwid-marker.h ] || opt+=(likwid)
+    if [ ${#opt[@]} -gt 0 ]; then
+        { [ -n "$(ls /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || apt-get update -qq; } >/dev/null 2>&1
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${opt[@]}" >/dev/null 2>&1 ||
+            say "could not install ${opt[*]} (optional): continuing without"
+    fi
 fi
 
 gpu_present() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }

@@ -65,7 +65,9 @@ extern "C" {
     X(STR, binding)                                                                                \
     X(STR, facts_source)                                                                           \
     X(DBL, max_rel_err)                                                                            \
-    X(STR, verified)
+    X(STR, verified)                                                                               \
+    X(OPT, cores)                                                                                  \
+    X(OPT, numa_domains)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

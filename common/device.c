@@ -26,4 +26,6 @@ void device_row_init(struct csv_record *r, const struct suite_device *d, const c
     csv_set(r->flags, d->flags);
     csv_set(r->binding, d->binding);
     csv_set(r->facts_source, d->facts_source);
+    r->cores = d->cores > 0 ? d->cores : -1;
+    r->numa_domains = d->numa_domains > 0 ? d->numa_domains : -1;
 }

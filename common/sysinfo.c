@@ -126,6 +126,41 @@ static void read_cpu_model(struct sysinfo_host *h)
     fclose(f);
 }
 
+/* distinct (package, core) pairs of the online CPUs; NUMA nodes present */
+static void read_counts(struct sysinfo_host *h)
+{
+    enum { MAXC = 4096 };
+    static long seen[MAXC];
+    int n = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    for (long cpu = 0; cpu < ncpu && cpu < MAXC; cpu++) {
+        char path[128], buf[32];
+        long pkg, core, key;
+        int known = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
+                 cpu);
+        if (read_line(path, buf, sizeof buf))
+            continue;
+        pkg = atol(buf);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/topology/core_id", cpu);
+        if (read_line(path, buf, sizeof buf))
+            continue;
+        core = atol(buf);
+        key = pkg * 65536 + core;
+        for (int i = 0; i < n; i++)
+            known |= seen[i] == key;
+        if (!known)
+            seen[n++] = key;
+    }
+    h->cores = n;
+    for (int node = 0; node < 1024; node++) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
+        if (access(path, R_OK) == 0)
+            h->numa_domains++;
+    }
+}
+
 int sysinfo_host_get(struct sysinfo_host *h)
 {
     memset(h, 0, sizeof *h);
@@ -133,6 +168,7 @@ int sysinfo_host_get(struct sysinfo_host *h)
         snprintf(h->host, sizeof h->host, "unknown");
     read_cpu_model(h);
     read_llc(h);
+    read_counts(h);
     snprintf(h->source, sizeof h->source, "sysfs");
     return 0;
 }

@@ -16,6 +16,8 @@ struct sysinfo_host {
     size_t llc_instance;  /* bytes of one instance */
     int llc_count;        /* distinct instances */
     int llc_level;        /* 2 or 3; 0 if unknown */
+    int cores;            /* physical cores (distinct package/core ids); 0 if unknown */
+    int numa_domains;     /* /sys/devices/system/node/node*; 0 if unknown */
     char source[16];      /* where the facts came from: "sysfs" */
 };
 

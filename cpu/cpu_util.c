@@ -3,6 +3,7 @@
 #include "cpu_util.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,10 @@
 
 #include "device.h"
 #include "sysinfo.h"
+
+#ifdef LBMR_WITH_LIKWID
+#include <likwid.h>
+#endif
 
 void cpu_chunk(size_t n, size_t grain, size_t *lo, size_t *hi)
 {
@@ -36,16 +41,57 @@ void *cpu_alloc(size_t bytes)
     return p;
 }
 
+/* The binding actually in effect: what OpenMP was asked for, and how many of its threads
+ * run pinned to a single CPU (their affinity masks, which also see likwid-pin or taskset). */
 void cpu_binding(char *buf, size_t len)
 {
     static const char *const kinds[] = {"false", "true", "master", "close", "spread"};
     omp_proc_bind_t b = omp_get_proc_bind();
-    const char *places = getenv("OMP_PLACES");
-    int np = omp_get_num_places();
-    snprintf(buf, len, "proc_bind=%s places=%s(%d) threads=%d",
+    const char *places = getenv("OMP_PLACES"), *lpin = getenv("LIKWID_PIN");
+    int np = omp_get_num_places(), pinned = 0, threads = 0;
+#pragma omp parallel reduction(+ : pinned, threads)
+    {
+        cpu_set_t set;
+        threads = 1;
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1)
+            pinned = 1;
+    }
+    snprintf(buf, len, "proc_bind=%s places=%s(%d) threads=%d pinned=%d%s%s",
              (unsigned)b < 5 ? kinds[b] : "unknown", places && *places ? places : "unset", np,
-             omp_get_max_threads());
+             threads, pinned, lpin ? " likwid-pin=" : "", lpin ? lpin : "");
 }
+
+#ifdef LBMR_WITH_LIKWID
+/* CPU model, cores, last-level cache and NUMA domains from likwid's topology API. */
+static int likwid_facts(struct suite_device *d)
+{
+    CpuTopology_t topo;
+    CpuInfo_t info;
+    if (topology_init() != 0)
+        return 1;
+    topo = get_cpuTopology();
+    info = get_cpuInfo();
+    if (!topo || !info || topo->numCacheLevels == 0) {
+        topology_finalize();
+        return 1;
+    }
+    {
+        CacheLevel llc = topo->cacheLevels[topo->numCacheLevels - 1];
+        size_t instances = llc.threads ? topo->numHWThreads / llc.threads : 1;
+        d->cache_bytes = (size_t)llc.size * (instances ? instances : 1);
+    }
+    snprintf(d->device, sizeof d->device, "%s", info->osname ? info->osname : "unknown CPU");
+    d->cores = (int)(topo->numSockets * topo->numCoresPerSocket);
+    if (numa_init() == 0) {
+        NumaTopology_t numa = get_numaTopology();
+        d->numa_domains = numa ? (int)numa->numberOfNodes : 0;
+        numa_finalize();
+    }
+    topology_finalize();
+    snprintf(d->facts_source, sizeof d->facts_source, "likwid");
+    return 0;
+}
+#endif
 
 size_t cpu_default_bytes(char *why, size_t len)
 {
@@ -76,4 +122,9 @@ void cpu_device_facts(struct suite_device *d)
     snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
     cpu_binding(d->binding, sizeof d->binding);
     snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
+    d->cores = h.cores;
+    d->numa_domains = h.numa_domains;
+#ifdef LBMR_WITH_LIKWID
+    likwid_facts(d); /* keeps the sysfs facts when likwid cannot read the topology */
+#endif
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_copy.h"
+#include "cpu_marker.h"
 #include "cpu_util.h"
 #include "init.h"
 #include "layout.h"
@@ -24,6 +25,7 @@ struct lbm_state {
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
     size_t buf_elems; /* per-thread row buffer of the nt kernel */
+    char region[32];  /* likwid marker region: lbm_<kernel> */
 };
 
 typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *);
@@ -175,6 +177,7 @@ int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(d);
+    cpu_marker_setup();
     return 0;
 }
 
@@ -223,6 +226,9 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
             return 1;
         }
     }
+    snprintf(s->region, sizeof s->region, "lbm_%s", lbm_kernel_names[c->kernel]);
+#pragma omp parallel
+    cpu_marker_register(s->region);
     used->threads = omp_get_max_threads();
     used->blocks = -1;
     used->occupancy = NAN;
@@ -298,12 +304,14 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
 #pragma omp parallel
         {
             void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
+            cpu_marker_start(s->region);
 #pragma omp for collapse(2) schedule(static)
             for (size_t z = 0; z < l->nz; z++)
                 for (size_t y = 0; y < l->ny; y++)
                     fn(s, src, dst, y, z, buf);
             if (variant == 1)
                 nt_fence();
+            cpu_marker_stop(s->region);
             free(buf);
         }
         s->cur = 1 - s->cur;

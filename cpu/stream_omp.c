@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpu_copy.h"
+#include "cpu_marker.h"
 #include "cpu_util.h"
 #include "stream.h"
 #include "stream_values.h"
@@ -25,6 +26,7 @@ const char stream_backend_name[] = "cpu";
 
 struct stream_arrays {
     struct stream_case c;
+    char region[32]; /* likwid marker region: stream_<kernel> */
     size_t esize;
     int nsrc;
     char *base;
@@ -36,6 +38,7 @@ int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(&d->dev);
+    cpu_marker_setup();
     d->default_bytes = cpu_default_bytes(d->default_why, sizeof d->default_why);
     return 0;
 }
@@ -139,6 +142,9 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
             }
         }
     }
+    snprintf(a->region, sizeof a->region, "stream_%s", stream_kernel_names[c->kernel]);
+#pragma omp parallel
+    cpu_marker_register(a->region);
     used->threads = omp_get_max_threads();
     used->blocks = -1;
     used->occupancy = NAN;
@@ -160,7 +166,9 @@ int stream_run(struct stream_arrays *a, int reps, double *seconds, char *err, si
         {
             size_t lo, hi;
             cpu_chunk(a->c.n, GRAIN, &lo, &hi);
+            cpu_marker_start(a->region);
             copy_body(a, lo, hi);
+            cpu_marker_stop(a->region);
         }
         seconds[r] = omp_get_wtime() - t0;
     }

@@ -92,6 +92,8 @@ extern "C" int gpu_device_facts(struct suite_device *d, char *err, size_t errlen
     snprintf(d->compiler, sizeof d->compiler, "%s", f.compiler);
     snprintf(d->flags, sizeof d->flags, "%s", f.flags);
     snprintf(d->facts_source, sizeof d->facts_source, "cuda");
+    d->cores = -1;
+    d->numa_domains = -1;
     d->sm_count = f.sm_count;
     d->max_threads_per_sm = f.max_threads_per_sm;
     return 0;

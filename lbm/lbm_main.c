@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "progress.h"
 #include "lbm.h"
 #include "layout.h"
 #include "lbm_opts.h"
@@ -27,6 +28,7 @@ struct run_ctx {
     FILE *out;
     double *times;
     int failures, ncases, icase;
+    struct progress prog;
 };
 
 static const char *prog = "lbm";
@@ -88,12 +90,12 @@ static int run_case(struct run_ctx *x, const struct lbm_case *c)
     int steps = x->o->steps, pass;
     char err[512];
 
+    char what[160];
     x->icase++;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "%s: case %d/%d: %zux%zux%zu %s %s %s %s pad %zu align %zu\n", prog,
-                x->icase, x->ncases, c->nx, c->ny, c->nz, lbm_kernel_names[c->kernel],
-                lbm_collision_names[c->collision], lbm_geometry_names[c->geometry],
-                prec_name(c->prec), c->pad, c->align);
+    snprintf(what, sizeof what, "%zux%zux%zu %s %s %s %s pad %zu align %zu", c->nx, c->ny, c->nz,
+             lbm_kernel_names[c->kernel], lbm_collision_names[c->collision],
+             lbm_geometry_names[c->geometry], prec_name(c->prec), c->pad, c->align);
+    progress_case(&x->prog, x->icase, what);
     if (lbm_alloc(&s, c, &used, err, sizeof err) || lbm_init(s, err, sizeof err) ||
         lbm_check(s, &m0, &bad0, err, sizeof err))
         goto fail;
@@ -173,6 +175,8 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     if (!run) {
                                         size_t b = lbm_bytes_needed(&c);
                                         *largest = b > *largest ? b : *largest;
+                                    } else if (interrupt_requested()) {
+                                        return -2;
                                     } else if (run_case(x, &c)) {
                                         return -1;
                                     }
@@ -244,7 +248,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: cannot write the CSV header: %s\n", prog, strerror(errno));
         return 1;
     }
-    rc = sweep(x, 1, &largest) < 0 ? 1 : 0;
+    progress_start(&x->prog, prog, x->ncases);
+    interrupt_install();
+    rc = sweep(x, 1, &largest);
+    if (rc == -2) {
+        fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
+                        "complete\n", prog, x->icase, x->ncases);
+        rc = 130;
+    } else {
+        rc = rc < 0 ? 1 : 0;
+    }
     if (x->out != stdout && fclose(x->out) != 0) {
         fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
         rc = 1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "progress.h"
 #include "stats.h"
 #include "stream.h"
 #include "stream_opts.h"
@@ -25,6 +26,7 @@ struct run_ctx {
     double *times;
     int failures;
     int ncases, icase;
+    struct progress prog;
 };
 
 static const char *prog = "stream";
@@ -124,10 +126,11 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     double max_err = 0;
     char err[256];
 
+    char what[128];
     x->icase++;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "%s: case %d/%d: %s %s, %zu elements per array\n", prog, x->icase,
-                x->ncases, stream_kernel_names[c->kernel], prec_name(c->prec), c->n);
+    snprintf(what, sizeof what, "%s %s, %zu elements per array", stream_kernel_names[c->kernel],
+             prec_name(c->prec), c->n);
+    progress_case(&x->prog, x->icase, what);
     if (stream_alloc(&s, c, &used, err, sizeof err))
         goto fail;
     if (x->o->warmup > 0 && stream_run(s, x->o->warmup, x->times, err, sizeof err))
@@ -179,6 +182,8 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
                 c.ilp = uses_launch && o->ilp.n ? (int)o->ilp.v[i] : 0;
                 c.scalar = o->scalar;
                 n++;
+                if (!count_only && interrupt_requested())
+                    return -2;
                 if (!count_only && run_case(x, &c))
                     return -1;
             }
@@ -208,7 +213,7 @@ static int sweep(struct run_ctx *x, int count_only)
                         c.write_offset = o->write_offsets.v[wi];
                         n = sweep_launch(x, c, count_only);
                         if (n < 0)
-                            return -1;
+                            return n;
                         total += n;
                     }
                 }
@@ -289,7 +294,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: cannot write the CSV header: %s\n", prog, strerror(errno));
         return 1;
     }
-    rc = sweep(&x, 0) < 0 ? 1 : 0;
+    progress_start(&x.prog, prog, x.ncases);
+    interrupt_install();
+    rc = sweep(&x, 0);
+    if (rc == -2) {
+        fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
+                        "complete\n", prog, x.icase, x.ncases);
+        rc = 130;
+    } else {
+        rc = rc < 0 ? 1 : 0;
+    }
     if (x.out != stdout && fclose(x.out) != 0) {
         fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
         rc = 1;
