@@ -34,13 +34,14 @@ fi
 
 # Optional: gnuplot renders the plots (without it the .gp files are written); likwid adds
 # Marker API regions and topology facts. The suite builds and runs the same without either.
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+# (SUITE_OFFLINE=1 skips them; on a machine without a network they give up after a minute.)
+if [ -z "${SUITE_OFFLINE:-}" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     opt=()
     command -v gnuplot >/dev/null 2>&1 || opt+=(gnuplot-nox)
     [ -e /usr/include/likwid-marker.h ] || opt+=(likwid)
     if [ ${#opt[@]} -gt 0 ]; then
-        { [ -n "$(ls /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || apt-get update -qq; } >/dev/null 2>&1
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${opt[@]}" >/dev/null 2>&1 ||
+        { [ -n "$(ls /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || timeout 60 apt-get update -qq; } >/dev/null 2>&1
+        DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq "${opt[@]}" >/dev/null 2>&1 ||
             say "could not install ${opt[*]} (optional): continuing without"
     fi
 fi
