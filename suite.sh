@@ -49,7 +49,9 @@ fi
 gpu_present() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }
 
 say "building in $build"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$build.configure.log" 2>&1 ||
+# SUITE_CMAKE_ARGS: extra configure options, e.g. "-DLBMR_SANITIZE=ON -DLBMR_CUDA=OFF"
+# shellcheck disable=SC2086
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${SUITE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log" >&2; exit 1; }
 grep -m1 'lbm-roofline-suite:' "$build.configure.log" | sed 's/^-- /suite: /' >&2
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.build.log" 2>&1 ||

@@ -5,11 +5,36 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    for (char *c = err; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    }
+    return 1;
+}
+
+int cli_error(const char *prog, int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: error: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
 
 #define LIST_FORM "a list like 64,128,256 or ranges a:b:step / a:b:xFACTOR"
 
@@ -21,13 +46,13 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
     unsigned shift = 0;
 
     if (!isdigit((unsigned char)*p)) {
-        snprintf(err, errlen, "'%s' is not a non-negative whole number", text);
+        cli_fail(err, errlen, "'%s' is not a non-negative whole number", text);
         return 1;
     }
     errno = 0;
     v = strtoull(p, &end, 10);
     if (errno == ERANGE) {
-        snprintf(err, errlen, "'%s' is too large", text);
+        cli_fail(err, errlen, "'%s' is too large", text);
         return 1;
     }
     if (allow_suffix && *end) {
@@ -47,12 +72,12 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
         }
     }
     if (*end) {
-        snprintf(err, errlen, "'%s' is not a whole number%s", text,
+        cli_fail(err, errlen, "'%s' is not a whole number%s", text,
                  allow_suffix ? " (optionally with suffix K, M, G or T, powers of 1024)" : "");
         return 1;
     }
     if (shift && v > (UINT64_MAX >> shift)) {
-        snprintf(err, errlen, "'%s' is too large", text);
+        cli_fail(err, errlen, "'%s' is too large", text);
         return 1;
     }
     *out = (size_t)(v << shift);
@@ -62,7 +87,7 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
 static int push(struct cli_list *out, size_t v, const char *text, char *err, size_t errlen)
 {
     if (out->n >= CLI_LIST_MAX) {
-        snprintf(err, errlen, "'%s' expands to more than %d values", text, CLI_LIST_MAX);
+        cli_fail(err, errlen, "'%s' expands to more than %d values", text, CLI_LIST_MAX);
         return 1;
     }
     out->v[out->n++] = v;
@@ -82,7 +107,7 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
     for (c = item; *c; c++) {
         if (*c == ':') {
             if (np == 3) {
-                snprintf(err, errlen, "'%s': a range has at most three parts a:b:step", whole);
+                cli_fail(err, errlen, "'%s': a range has at most three parts a:b:step", whole);
                 return 1;
             }
             *c = '\0';
@@ -97,7 +122,7 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
         if (cli_parse_value(parts[1], allow_suffix, &b, err, errlen))
             return 1;
         if (b < a) {
-            snprintf(err, errlen, "'%s': range end %zu is below its start %zu", whole, b, a);
+            cli_fail(err, errlen, "'%s': range end %zu is below its start %zu", whole, b, a);
             return 1;
         }
         if (np == 3) {
@@ -109,19 +134,19 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
             if (cli_parse_value(s, geometric ? 0 : allow_suffix, &step, err, errlen))
                 return 1;
             if (geometric ? step < 2 : step < 1) {
-                snprintf(err, errlen, "'%s': %s must be at least %d", whole,
+                cli_fail(err, errlen, "'%s': %s must be at least %d", whole,
                          geometric ? "a factor" : "a step", geometric ? 2 : 1);
                 return 1;
             }
             if (geometric && a == 0) {
-                snprintf(err, errlen, "'%s': a geometric range cannot start at 0", whole);
+                cli_fail(err, errlen, "'%s': a geometric range cannot start at 0", whole);
                 return 1;
             }
         }
     }
     for (size_t v = a;;) {
         if (v < lo || v > hi) {
-            snprintf(err, errlen, "'%s': value %zu is outside the accepted range %zu..%zu", whole,
+            cli_fail(err, errlen, "'%s': value %zu is outside the accepted range %zu..%zu", whole,
                      v, lo, hi);
             return 1;
         }
@@ -151,16 +176,16 @@ int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, str
 
     out->n = 0;
     if (len == 0) {
-        snprintf(err, errlen, "empty list: expected %s", LIST_FORM);
+        cli_fail(err, errlen, "empty list: expected %s", LIST_FORM);
         return 1;
     }
     if (len >= sizeof buf) {
-        snprintf(err, errlen, "list of %zu characters is too long (at most %zu)", len,
+        cli_fail(err, errlen, "list of %zu characters is too long (at most %zu)", len,
                  sizeof buf - 1);
         return 1;
     }
     if (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")) {
-        snprintf(err, errlen, "'%s' has an empty item: expected %s", text, LIST_FORM);
+        cli_fail(err, errlen, "'%s' has an empty item: expected %s", text, LIST_FORM);
         return 1;
     }
     memcpy(buf, text, len + 1);
@@ -200,13 +225,13 @@ int cli_parse_names(const char *text, const char *const *names, int n, int *out,
                 found = i;
         }
         if (found < 0) {
-            snprintf(err, errlen, "'%.*s' is not one of %s", (int)(len > 64 ? 64 : len), p,
+            cli_fail(err, errlen, "'%.*s' is not one of %s", (int)(len > 64 ? 64 : len), p,
                      accepted);
             return 1;
         }
         for (int i = 0; i < *count; i++) {
             if (out[i] == found) {
-                snprintf(err, errlen, "'%s' names %s twice", text, names[found]);
+                cli_fail(err, errlen, "'%s' names %s twice", text, names[found]);
                 return 1;
             }
         }
@@ -224,7 +249,7 @@ int cli_opt_int(const char *opt, const char *text, long lo, long hi, int *out, c
     size_t v;
     char sub[160];
     if (cli_parse_value(text, 0, &v, sub, sizeof sub) || v < (size_t)lo || v > (size_t)hi) {
-        snprintf(err, errlen, "%s '%s': expected a whole number from %ld to %ld", opt, text, lo,
+        cli_fail(err, errlen, "%s '%s': expected a whole number from %ld to %ld", opt, text, lo,
                  hi);
         return 1;
     }
@@ -237,7 +262,7 @@ int cli_opt_list(const char *opt, const char *text, int allow_suffix, size_t lo,
 {
     char sub[256];
     if (cli_parse_list(text, allow_suffix, lo, hi, out, sub, sizeof sub)) {
-        snprintf(err, errlen, "%s: %s", opt, sub);
+        cli_fail(err, errlen, "%s: %s", opt, sub);
         return 1;
     }
     return 0;
@@ -249,7 +274,7 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
     char *end;
     double v = strtod(text, &end);
     if (*end || end == text || !isfinite(v) || !(v > lo && v < hi)) {
-        snprintf(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt,
+        cli_fail(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt,
                  text, lo, hi);
         return 1;
     }
@@ -264,7 +289,7 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
         return 1;
     for (size_t i = 0; i < out->n; i++) {
         if (out->v[i] % 32) {
-            snprintf(err, errlen, "%s: %zu is not a multiple of 32 (a warp)", opt, out->v[i]);
+            cli_fail(err, errlen, "%s: %zu is not a multiple of 32 (a warp)", opt, out->v[i]);
             return 1;
         }
     }
@@ -277,7 +302,7 @@ int cli_common_option(int c, int version_code, const char *optarg_, char **argv,
 {
     if (c == 'o') {
         if (!*optarg_) {
-            snprintf(err, errlen, "-o: expected a file name");
+            cli_fail(err, errlen, "-o: expected a file name");
             return 2;
         }
         *out_path = optarg_;
@@ -292,17 +317,17 @@ int cli_common_option(int c, int version_code, const char *optarg_, char **argv,
         return -1;
     }
     if (c == ':') {
-        snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind_ - 1]);
+        cli_fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind_ - 1]);
         return 2;
     }
-    snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind_ - 1]);
+    cli_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind_ - 1]);
     return 2;
 }
 
 int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen)
 {
     if (optind_ < argc) {
-        snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
+        cli_fail(err, errlen, "unexpected argument '%s' (options start with --; see --help)",
                  argv[optind_]);
         return 2;
     }
@@ -323,7 +348,7 @@ int cli_select_supported(int *ids, int *n, int count, const char *const *names, 
     }
     for (int i = 0; i < *n; i++) {
         if (supported(ids[i], why, sizeof why)) {
-            snprintf(err, errlen, "%s %s: %s", opt, names[ids[i]], why);
+            cli_fail(err, errlen, "%s %s: %s", opt, names[ids[i]], why);
             return 1;
         }
     }

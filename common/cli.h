@@ -17,6 +17,21 @@ struct cli_list {
     size_t v[CLI_LIST_MAX];
 };
 
+/* Formats an error message and makes it one printable line: control characters the user typed
+ * (echoed in quotes) become '?'. Returns 1, for `return cli_fail(...)`. */
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Prints "prog: error: <message>" on stderr and returns code: `rc = cli_error(...); goto done;` */
+int cli_error(const char *prog, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Binary suffixes: K = 2^10, M = 2^20, G = 2^30, T = 2^40 (only where allow_suffix). */
 int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, size_t errlen);
 

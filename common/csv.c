@@ -2,6 +2,8 @@
  * programs never call setlocale, so the C locale formats every number). */
 #include "csv.h"
 
+#include "cli.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -240,7 +242,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
     const char *why = NULL;
 
     if (!fields) {
-        snprintf(err, errlen, "%s: out of memory", name);
+        cli_fail(err, errlen, "%s: out of memory", name);
         return 1;
     }
     while ((len = getline(&line, &cap, f)) >= 0) {
@@ -249,18 +251,18 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if ((size_t)len != strlen(line)) {
-            snprintf(err, errlen, "%s:%ld: NUL byte in the line", name, lineno);
+            cli_fail(err, errlen, "%s:%ld: NUL byte in the line", name, lineno);
             goto out;
         }
         if (!header) {
             header = strdup(line);
             if (!header) {
-                snprintf(err, errlen, "%s: out of memory", name);
+                cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
             nhead = split_fields(line, fields, MAX_FIELDS, &why);
             if (nhead < 0) {
-                snprintf(err, errlen, "%s:%ld: header: %s", name, lineno, why);
+                cli_fail(err, errlen, "%s:%ld: header: %s", name, lineno, why);
                 goto out;
             }
             for (int i = 0; i < nhead; i++) {
@@ -271,7 +273,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                 }
                 for (int j = 0; j < i; j++) {
                     if (map[i] >= 0 && map[j] == map[i]) {
-                        snprintf(err, errlen, "%s:%ld: header names column '%s' twice", name,
+                        cli_fail(err, errlen, "%s:%ld: header names column '%s' twice", name,
                                  lineno, fields[i]);
                         goto out;
                     }
@@ -280,7 +282,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                     schema_col = i;
             }
             if (schema_col < 0) {
-                snprintf(err, errlen, "%s:%ld: not a result file of this suite (no 'schema' column "
+                cli_fail(err, errlen, "%s:%ld: not a result file of this suite (no 'schema' column "
                                       "in the header)", name, lineno);
                 goto out;
             }
@@ -290,11 +292,11 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             continue; /* blank line, or the header of a concatenated file */
         n = split_fields(line, fields, MAX_FIELDS, &why);
         if (n < 0) {
-            snprintf(err, errlen, "%s:%ld: %s", name, lineno, why);
+            cli_fail(err, errlen, "%s:%ld: %s", name, lineno, why);
             goto out;
         }
         if (n != nhead) {
-            snprintf(err, errlen, "%s:%ld: %d fields where the header has %d", name, lineno, n,
+            cli_fail(err, errlen, "%s:%ld: %d fields where the header has %d", name, lineno, n,
                      nhead);
             goto out;
         }
@@ -305,28 +307,28 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                 if (map[i] < 0)
                     continue; /* a column added after this reader was built */
                 if (parse_field(&csv_columns[map[i]], fields[i], &r, &why)) {
-                    snprintf(err, errlen, "%s:%ld: column %s: '%.40s' is %s", name, lineno,
+                    cli_fail(err, errlen, "%s:%ld: column %s: '%.40s' is %s", name, lineno,
                              csv_columns[map[i]].name, fields[i], why);
                     goto out;
                 }
             }
             if (r.schema != CSV_SCHEMA) {
-                snprintf(err, errlen, "%s:%ld: schema %lld is not supported (this reader knows "
+                cli_fail(err, errlen, "%s:%ld: schema %lld is not supported (this reader knows "
                                       "schema %d)", name, lineno, (long long)r.schema, CSV_SCHEMA);
                 goto out;
             }
             if (table_push(t, &r, lineno)) {
-                snprintf(err, errlen, "%s: out of memory", name);
+                cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
         }
     }
     if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", name);
+        cli_fail(err, errlen, "%s: read error", name);
         goto out;
     }
     if (!header) {
-        snprintf(err, errlen, "%s: empty file (expected a CSV header line)", name);
+        cli_fail(err, errlen, "%s: empty file (expected a CSV header line)", name);
         goto out;
     }
     rc = 0;
@@ -342,7 +344,7 @@ int csv_read_path(const char *path, struct csv_table *t, char *err, size_t errle
     FILE *f = fopen(path, "r");
     int rc;
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        cli_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return 1;
     }
     rc = csv_read(f, path, t, err, errlen);

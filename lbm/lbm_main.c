@@ -199,21 +199,24 @@ int main(int argc, char **argv)
 
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     if (!o || !x) {
-        fprintf(stderr, "%s: error: out of memory\n", prog);
-        return 1;
+        rc = cli_error(prog, 1, "out of memory");
+        goto done;
     }
+    x->out = stdout;
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
-    if (rc == -1)
-        return 0;
+    if (rc == -1) {
+        rc = 0; /* help or version printed */
+        goto done;
+    }
     if (rc) {
-        fprintf(stderr, "%s: error: %s\n", prog, err);
-        return 2;
+        rc = cli_error(prog, 2, "%s", err);
+        goto done;
     }
     if (lbm_backend_open(&x->dev, err, sizeof err) ||
         cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
                              "--kernel", supported, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s\n", prog, err);
-        return 2;
+        rc = cli_error(prog, 2, "%s", err);
+        goto done;
     }
     if (o->ndims == 0) {
         size_t edge = strcmp(lbm_backend_name, "gpu") == 0 ? 256 : 128;
@@ -226,27 +229,27 @@ int main(int argc, char **argv)
     x->ncases = sweep(x, 0, &largest);
     avail = lbm_memory_available();
     if (avail > 0 && (double)largest > 0.9 * (double)avail) {
-        fprintf(stderr, "%s: error: the largest case needs %.2f GiB but only %.2f GiB are "
-                        "available: choose smaller domains\n",
-                prog, largest / 1073741824.0, avail / 1073741824.0);
-        return 2;
+        rc = cli_error(prog, 2, "the largest case needs %.2f GiB but only %.2f GiB are available: "
+                                "choose smaller domains",
+                       largest / 1073741824.0, avail / 1073741824.0);
+        goto done;
     }
     x->times = malloc((size_t)o->reps * sizeof *x->times);
     if (!x->times) {
-        fprintf(stderr, "%s: error: out of memory\n", prog);
-        return 1;
+        rc = cli_error(prog, 1, "out of memory");
+        goto done;
     }
-    x->out = stdout;
     if (o->out) {
         x->out = fopen(o->out, "w");
         if (!x->out) {
-            fprintf(stderr, "%s: error: -o %s: %s\n", prog, o->out, strerror(errno));
-            return 2;
+            x->out = stdout;
+            rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
+            goto done;
         }
     }
     if (csv_write_header(x->out)) {
-        fprintf(stderr, "%s: error: cannot write the CSV header: %s\n", prog, strerror(errno));
-        return 1;
+        rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+        goto done;
     }
     progress_start(&x->prog, prog, x->ncases);
     interrupt_install();
@@ -258,16 +261,18 @@ int main(int argc, char **argv)
     } else {
         rc = rc < 0 ? 1 : 0;
     }
-    if (x->out != stdout && fclose(x->out) != 0) {
-        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
-        rc = 1;
-    }
     if (x->failures) {
         fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n",
                 prog, x->failures);
         rc = 1;
     }
-    free(x->times);
+done:
+    if (x && x->out && x->out != stdout && fclose(x->out) != 0) {
+        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
+        rc = rc ? rc : 1;
+    }
+    if (x)
+        free(x->times);
     free(x);
     free(o);
     return rc;

@@ -51,7 +51,7 @@ enum {
 static int add_dims(struct lbm_opts *o, size_t x, size_t y, size_t z, char *err, size_t errlen)
 {
     if (o->ndims == LBM_DIMS_MAX) {
-        snprintf(err, errlen, "more than %d domains", LBM_DIMS_MAX);
+        cli_fail(err, errlen, "more than %d domains", LBM_DIMS_MAX);
         return 1;
     }
     o->dims[o->ndims][0] = x;
@@ -70,14 +70,14 @@ static int parse_dims(const char *text, struct lbm_opts *o, char *err, size_t er
         for (int a = 0; a < 3; a++) {
             char *end;
             if (*p < '0' || *p > '9') {
-                snprintf(err, errlen, "--dims '%s': expected boxes like 256x128x64, comma-separated",
+                cli_fail(err, errlen, "--dims '%s': expected boxes like 256x128x64, comma-separated",
                          text);
                 return 1;
             }
             v[a] = strtoul(p, &end, 10);
             if (v[a] < 1 || v[a] > MAX_EDGE || (a < 2 && *end != 'x') ||
                 (a == 2 && *end != ',' && *end != '\0')) {
-                snprintf(err, errlen, "--dims '%s': expected boxes like 256x128x64 with edges from "
+                cli_fail(err, errlen, "--dims '%s': expected boxes like 256x128x64 with edges from "
                                       "1 to %d", text, MAX_EDGE);
                 return 1;
             }
@@ -96,7 +96,7 @@ static int names(const char *opt, const char *text, const char *const *list, int
 {
     char sub[256];
     if (cli_parse_names(text, list, n, out, count, sub, sizeof sub)) {
-        snprintf(err, errlen, "%s: %s", opt, sub);
+        cli_fail(err, errlen, "%s: %s", opt, sub);
         return 1;
     }
     return 0;
@@ -140,7 +140,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     o->reps = 5;
     o->peak_bw_GBs = NAN;
     opterr = 0;
-    optind = 1;
+    optind = 0; /* glibc: a full reset, also of a half-parsed cluster */
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
         case OPT_SIZE:
@@ -166,7 +166,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                 return 2;
             for (size_t i = 0; i < o->aligns.n; i++) {
                 if (o->aligns.v[i] % 8) {
-                    snprintf(err, errlen, "--align: %zu bytes is not a multiple of 8 (a double); "
+                    cli_fail(err, errlen, "--align: %zu bytes is not a multiple of 8 (a double); "
                                           "use 0 or e.g. 64,128", o->aligns.v[i]);
                     return 2;
                 }
@@ -227,7 +227,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
             break;
         case OPT_BLOCK:
             if (strcmp(backend, "gpu") != 0) {
-                snprintf(err, errlen, "--block applies to lbm-gpu only (threads per CUDA block)");
+                cli_fail(err, errlen, "--block applies to lbm-gpu only (threads per CUDA block)");
                 return 2;
             }
             if (cli_opt_block("--block", optarg, &o->block, err, errlen))
@@ -245,7 +245,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     if (cli_no_operands(argc, argv, optind, err, errlen))
         return 2;
     if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
-        snprintf(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
+        cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
         return 2;
     }
     if (!have_pad)

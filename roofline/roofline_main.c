@@ -61,10 +61,8 @@ int main(int argc, char **argv)
             baseline = optarg;
             break;
         case OPT_TOL:
-            if (cli_opt_double("--tolerance", optarg, 0, 100, &tol, err, sizeof err)) {
-                fprintf(stderr, "roofline: error: %s\n", err);
-                return 2;
-            }
+            if (cli_opt_double("--tolerance", optarg, 0, 100, &tol, err, sizeof err))
+                return cli_error("roofline", 2, "%s", err); /* nothing allocated yet */
             break;
         case OPT_PLOT:
             plot_dir = optarg;
@@ -74,41 +72,33 @@ int main(int argc, char **argv)
                                    sizeof err);
             if (rc == -1)
                 return 0;
-            if (rc) {
-                fprintf(stderr, "roofline: error: %s\n", err);
-                return 2;
-            }
+            if (rc)
+                return cli_error("roofline", 2, "%s", err);
         }
     }
-    if (optind == argc) {
-        fprintf(stderr, "roofline: error: no input files (give stream and lbm CSV files; see "
-                        "--help)\n");
-        return 2;
+    if (optind == argc)
+        return cli_error("roofline", 2, "no input files (give stream and lbm CSV files; see "
+                                        "--help)");
+    if (summary && baseline)
+        return cli_error("roofline", 2, "--summary and --baseline are separate reports; choose "
+                                        "one");
+    rc = 0;
+    for (int i = optind; i < argc && rc == 0; i++) {
+        if (csv_read_path(argv[i], &cur, err, sizeof err))
+            rc = cli_error("roofline", 2, "%s", err);
     }
-    if (summary && baseline) {
-        fprintf(stderr, "roofline: error: --summary and --baseline are separate reports; choose "
-                        "one\n");
-        return 2;
-    }
-    for (int i = optind; i < argc; i++) {
-        if (csv_read_path(argv[i], &cur, err, sizeof err)) {
-            fprintf(stderr, "roofline: error: %s\n", err);
-            return 2;
-        }
-    }
-    if (baseline && csv_read_path(baseline, &base, err, sizeof err)) {
-        fprintf(stderr, "roofline: error: --baseline: %s\n", err);
-        return 2;
-    }
-    if (cur.n == 0) {
-        fprintf(stderr, "roofline: error: the input files hold no rows\n");
-        return 2;
-    }
+    if (rc == 0 && baseline && csv_read_path(baseline, &base, err, sizeof err))
+        rc = cli_error("roofline", 2, "--baseline: %s", err);
+    if (rc == 0 && cur.n == 0)
+        rc = cli_error("roofline", 2, "the input files hold no rows");
+    if (rc)
+        goto done;
     if (out_path) {
         out = fopen(out_path, "w");
         if (!out) {
-            fprintf(stderr, "roofline: error: -o %s: %s\n", out_path, strerror(errno));
-            return 2;
+            out = stdout;
+            rc = cli_error("roofline", 2, "-o %s: %s", out_path, strerror(errno));
+            goto done;
         }
     }
     if (summary)
@@ -119,12 +109,11 @@ int main(int argc, char **argv)
         rc = roof_report(out, &cur);
     if (rc != 2 && plot_dir && roof_plot(plot_dir, &cur) == 2)
         rc = 2;
-    if (out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "roofline: error: closing %s: %s\n", out_path, strerror(errno));
-        rc = rc ? rc : 1;
-    }
-    if (rc == 2 && out_path)
+    if (out != stdout && fclose(out) != 0)
+        rc = rc ? rc : cli_error("roofline", 1, "closing %s: %s", out_path, strerror(errno));
+    if (rc == 2 && out_path && out != stdout)
         remove(out_path); /* no partial CSV */
+done:
     csv_table_free(&cur);
     csv_table_free(&base);
     return rc;

@@ -238,61 +238,61 @@ int main(int argc, char **argv)
     int rc;
     double need, avail;
 
+    memset(&x, 0, sizeof x);
+    x.out = stdout;
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     if (!o) {
-        fprintf(stderr, "%s: error: out of memory\n", prog);
-        return 1;
+        rc = cli_error(prog, 1, "out of memory");
+        goto done;
     }
     rc = stream_opts_parse(argc, argv, stream_backend_name, o, err, sizeof err);
-    if (rc == -1)
-        return 0;
+    if (rc == -1) {
+        rc = 0; /* help or version printed */
+        goto done;
+    }
     if (rc) {
-        fprintf(stderr, "%s: error: %s\n", prog, err);
-        return 2;
+        rc = cli_error(prog, 2, "%s", err);
+        goto done;
     }
     memset(&dev, 0, sizeof dev);
-    if (stream_backend_open(&dev, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s\n", prog, err);
-        return 2;
-    }
-    if (cli_select_supported(o->kernels, &o->nkernels, STREAM_KERNEL_COUNT, stream_kernel_names,
+    if (stream_backend_open(&dev, err, sizeof err) ||
+        cli_select_supported(o->kernels, &o->nkernels, STREAM_KERNEL_COUNT, stream_kernel_names,
                              "--kernel", supported, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s\n", prog, err);
-        return 2;
+        rc = cli_error(prog, 2, "%s", err);
+        goto done;
     }
     sysinfo_host_get(&host);
     need = largest_case_bytes(&dev, o);
     avail = (double)stream_memory_available();
     if (avail > 0 && need > 0.9 * avail) {
-        fprintf(stderr, "%s: error: the largest case needs %.2f GiB but only %.2f GiB are "
-                        "available: choose a smaller --size (bytes per array)\n",
-                prog, need / 1073741824.0, avail / 1073741824.0);
-        return 2;
+        rc = cli_error(prog, 2, "the largest case needs %.2f GiB but only %.2f GiB are available: "
+                           "choose a smaller --size (bytes per array)",
+                        need / 1073741824.0, avail / 1073741824.0);
+        goto done;
     }
     if (!o->sizes.n)
         fprintf(stderr, "%s: %s\n", prog, dev.default_why);
 
-    memset(&x, 0, sizeof x);
     x.o = o;
     x.dev = &dev;
     x.host = &host;
     x.times = malloc((size_t)(o->reps > o->warmup ? o->reps : o->warmup) * sizeof *x.times);
     x.ncases = sweep(&x, 1);
     if (!x.times) {
-        fprintf(stderr, "%s: error: out of memory\n", prog);
-        return 1;
+        rc = cli_error(prog, 1, "out of memory");
+        goto done;
     }
-    x.out = stdout;
     if (o->out) {
         x.out = fopen(o->out, "w");
         if (!x.out) {
-            fprintf(stderr, "%s: error: -o %s: %s\n", prog, o->out, strerror(errno));
-            return 2;
+            x.out = stdout;
+            rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
+            goto done;
         }
     }
     if (csv_write_header(x.out)) {
-        fprintf(stderr, "%s: error: cannot write the CSV header: %s\n", prog, strerror(errno));
-        return 1;
+        rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+        goto done;
     }
     progress_start(&x.prog, prog, x.ncases);
     interrupt_install();
@@ -304,14 +304,15 @@ int main(int argc, char **argv)
     } else {
         rc = rc < 0 ? 1 : 0;
     }
-    if (x.out != stdout && fclose(x.out) != 0) {
-        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
-        rc = 1;
-    }
     if (x.failures) {
         fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n",
                 prog, x.failures);
         rc = 1;
+    }
+done:
+    if (x.out != stdout && fclose(x.out) != 0) {
+        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
+        rc = rc ? rc : 1;
     }
     free(x.times);
     free(o);

@@ -48,7 +48,7 @@ static int gpu_only(const char *backend, const char *name, char *err, size_t err
 {
     if (strcmp(backend, "gpu") == 0)
         return 0;
-    snprintf(err, errlen, "%s applies to stream-gpu only (threads and grid of a CUDA launch)",
+    cli_fail(err, errlen, "%s applies to stream-gpu only (threads and grid of a CUDA launch)",
              name);
     return 1;
 }
@@ -83,7 +83,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
     o->peak_bw_GBs = NAN;
     o->read_offsets.n = o->write_offsets.n = 1; /* {0} */
     opterr = 0;
-    optind = 1;
+    optind = 0; /* glibc: a full reset, also of a half-parsed cluster */
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
         case OPT_SIZE:
@@ -93,14 +93,14 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
         case OPT_KERNEL:
             if (cli_parse_names(optarg, stream_kernel_names, STREAM_KERNEL_COUNT, o->kernels,
                                 &o->nkernels, sub, sizeof sub)) {
-                snprintf(err, errlen, "--kernel: %s", sub);
+                cli_fail(err, errlen, "--kernel: %s", sub);
                 return 2;
             }
             break;
         case OPT_PREC:
             if (cli_parse_names(optarg, prec_names, PREC_COUNT, o->precs, &o->nprecs, sub,
                                 sizeof sub)) {
-                snprintf(err, errlen, "--precision: %s", sub);
+                cli_fail(err, errlen, "--precision: %s", sub);
                 return 2;
             }
             break;
@@ -141,7 +141,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             for (size_t i = 0; i < o->ilp.n; i++) {
                 size_t v = o->ilp.v[i];
                 if (v != 1 && v != 2 && v != 4 && v != 8) {
-                    snprintf(err, errlen, "--ilp: %zu is not one of 1,2,4,8", v);
+                    cli_fail(err, errlen, "--ilp: %zu is not one of 1,2,4,8", v);
                     return 2;
                 }
             }
@@ -154,7 +154,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             } else if (strcmp(optarg, "scalar") == 0) {
                 o->scalar = 1;
             } else {
-                snprintf(err, errlen, "--access '%s': expected wide or scalar", optarg);
+                cli_fail(err, errlen, "--access '%s': expected wide or scalar", optarg);
                 return 2;
             }
             break;
