@@ -2,7 +2,8 @@
 # reliability-study.sh OUTDIR: on a GPU machine, the GPU executables under compute-sanitizer
 # (memcheck, racecheck, initcheck) on small cases, then the repeatability study: the same stream
 # and LBM cases run 10 times as separate processes on the GPU and on the host CPU.
-# STUDY_PARTS="sanitizer repeat" (default) selects the parts; REPEATS (default 10).
+# STUDY_PARTS="sanitizer repeat" (default) selects the parts; REPEATS (default 10); CPU_STREAM
+# and CPU_LBM replace the CPU cases' options (defaults below).
 set -u -o pipefail
 out=${1:?usage: reliability-study.sh OUTDIR}
 mkdir -p "$out"
@@ -37,8 +38,10 @@ if [[ " $parts " == *" repeat "* ]]; then
             "$build/stream-gpu" --kernel copy --precision sp --reps 20 -o "$out/rep-gpu-stream-$i.csv" 2>/dev/null || exit 1
             "$build/lbm-gpu" --size 256 --precision sp --reps 5 -o "$out/rep-gpu-lbm-$i.csv" 2>/dev/null || exit 1
         fi
-        "$build/stream-cpu" --kernel copy --precision dp --reps 20 -o "$out/rep-cpu-stream-$i.csv" 2>/dev/null || exit 1
-        "$build/lbm-cpu" --size 128 --precision sp --kernel pull --reps 5 -o "$out/rep-cpu-lbm-$i.csv" 2>/dev/null || exit 1
+        # shellcheck disable=SC2086
+        "$build/stream-cpu" ${CPU_STREAM:---kernel copy --precision dp --reps 20} -o "$out/rep-cpu-stream-$i.csv" 2>/dev/null || exit 1
+        # shellcheck disable=SC2086
+        "$build/lbm-cpu" ${CPU_LBM:---size 128 --precision sp --kernel pull --reps 5} -o "$out/rep-cpu-lbm-$i.csv" 2>/dev/null || exit 1
     done
 fi
 log "done"
