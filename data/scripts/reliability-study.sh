@@ -3,7 +3,7 @@
 # (memcheck, racecheck, initcheck) on small cases, then the repeatability study: the same stream
 # and LBM cases run 10 times as separate processes on the GPU and on the host CPU.
 # STUDY_PARTS="sanitizer repeat" (default) selects the parts; REPEATS (default 10); CPU_STREAM
-# and CPU_LBM replace the CPU cases' options (defaults below).
+# and CPU_LBM replace the CPU cases' options (defaults below); REPEAT_GPU=0 repeats the CPU cases only.
 set -u -o pipefail
 out=${1:?usage: reliability-study.sh OUTDIR}
 mkdir -p "$out"
@@ -34,7 +34,7 @@ if [[ " $parts " == *" repeat "* ]]; then
     n=${REPEATS:-10}
     for i in $(seq "$n"); do
         log "repetition $i of $n"
-        if nvidia-smi -L >/dev/null 2>&1; then
+        if [ "${REPEAT_GPU:-1}" = 1 ] && nvidia-smi -L >/dev/null 2>&1; then
             "$build/stream-gpu" --kernel copy --precision sp --reps 20 -o "$out/rep-gpu-stream-$i.csv" 2>/dev/null || exit 1
             "$build/lbm-gpu" --size 256 --precision sp --reps 5 -o "$out/rep-gpu-lbm-$i.csv" 2>/dev/null || exit 1
         fi
