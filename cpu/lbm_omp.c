@@ -191,6 +191,14 @@ int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
     return 0;
 }
 
+int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
+{
+    (void)c;
+    (void)why;
+    (void)whylen;
+    return 0;
+}
+
 int lbm_write_allocates(enum lbm_kernel k)
 {
     return k == LBM_PULL;

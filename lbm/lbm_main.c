@@ -29,6 +29,7 @@ struct run_ctx {
     double *times;
     int failures, ncases, icase;
     struct progress prog;
+    char why[256]; /* a case the backend cannot run */
 };
 
 static const char *prog = "lbm";
@@ -174,6 +175,8 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     n++;
                                     if (!run) {
                                         size_t b = lbm_bytes_needed(&c);
+                                        if (lbm_case_supported(&c, x->why, sizeof x->why))
+                                            return -3;
                                         *largest = b > *largest ? b : *largest;
                                     } else if (interrupt_requested()) {
                                         return -2;
@@ -227,6 +230,10 @@ int main(int argc, char **argv)
     sysinfo_host_get(&x->host);
     x->o = o;
     x->ncases = sweep(x, 0, &largest);
+    if (x->ncases < 0) {
+        rc = cli_error(prog, 2, "%s", x->why);
+        goto done;
+    }
     avail = lbm_memory_available();
     if (avail > 0 && (double)largest > 0.9 * (double)avail) {
         rc = cli_error(prog, 2, "the largest case needs %.2f GiB but only %.2f GiB are available: "
