@@ -240,6 +240,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
     used->threads = omp_get_max_threads();
     used->blocks = -1;
     used->occupancy = NAN;
+    used->pitch = s->u.l.pitch;
     *out = s;
     return 0;
 }

@@ -254,6 +254,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     used->occupancy = gpu_occupancy(s->u.es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
                                                  : kernel_fn<double>(c->collision, lbm_forced(c)),
                                     s->threads, used->blocks);
+    used->pitch = s->u.l.pitch;
     *out = s;
     return 0;
 fail:

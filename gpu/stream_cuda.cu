@@ -36,8 +36,6 @@ struct stream_arrays {
     cudaEvent_t ev[2];
 };
 
-static struct gpu_facts facts;
-
 template <typename W, int ILP>
 __global__ void copy_kernel(W *__restrict__ d, const W *__restrict__ s, size_t nw)
 {
@@ -125,11 +123,11 @@ static void launch_copy(int ilp, long blocks, int threads, char *d, const char *
 
 extern "C" int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
 {
-    if (gpu_facts_get(&facts, err, errlen) || gpu_device_facts(&d->dev, err, errlen))
+    if (gpu_device_facts(&d->dev, err, errlen))
         return 1;
     d->default_bytes = (size_t)1 << 30;
     snprintf(d->default_why, sizeof d->default_why,
-             "default size 1 GiB per array (L2 is %.0f MiB)", facts.l2_bytes / 1048576.0);
+             "default size 1 GiB per array (L2 is %.0f MiB)", d->dev.cache_bytes / 1048576.0);
     return 0;
 }
 

@@ -43,6 +43,7 @@ struct lbm_launch {
     int threads;      /* cpu: OpenMP threads; gpu: threads per block */
     long blocks;      /* gpu grid size; -1 on the cpu */
     double occupancy; /* gpu; NaN on the cpu */
+    size_t pitch;     /* x row pitch in elements, padding and alignment included */
 };
 
 struct lbm_state;

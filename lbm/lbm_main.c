@@ -12,7 +12,6 @@
 #include "csv.h"
 #include "progress.h"
 #include "lbm.h"
-#include "layout.h"
 #include "lbm_opts.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -42,7 +41,7 @@ static double mass_tolerance(enum prec p)
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct lbm_case *c,
                      const struct lbm_launch *u, const struct stats *st, int steps, double drift,
-                     int pass, size_t pitch)
+                     int pass)
 {
     double prog_b, dram_b, cells = (double)(c->nx * c->ny * c->nz);
     lbm_traffic(prec_size(c->prec), lbm_write_allocates(c->kernel), &prog_b, &dram_b);
@@ -56,7 +55,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->nz = (int64_t)c->nz;
     r->pad = (int64_t)c->pad;
     r->align = (int64_t)c->align;
-    r->pitch = (int64_t)pitch;
+    r->pitch = (int64_t)u->pitch;
     r->cells = r->fluid_cells = (int64_t)cells; /* walls lie between cells: every cell is fluid */
     r->threads = u->threads;
     r->blocks = u->blocks;
@@ -85,7 +84,6 @@ static int run_case(struct run_ctx *x, const struct lbm_case *c)
     struct lbm_launch used;
     struct stats st;
     struct csv_record row;
-    struct lbm_layout l;
     double m0, m1, secs, drift;
     size_t bad0, bad1;
     int steps = x->o->steps, pass;
@@ -120,9 +118,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *c)
     stats_compute(x->times, (size_t)x->o->reps, &st);
     drift = fabs(m1 - m0) / m0;
     pass = bad0 == 0 && bad1 == 0 && drift <= mass_tolerance(c->prec);
-    memset(&l, 0, sizeof l); /* lbm_alloc accepted the case, so the layout exists */
-    lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec));
-    fill_row(&row, x, c, &used, &st, steps, drift, pass, l.pitch);
+    fill_row(&row, x, c, &used, &st, steps, drift, pass);
     if (!pass) {
         fprintf(stderr, "%s: VERIFICATION FAILED: %zux%zux%zu %s %s %s: %zu non-finite values, "
                         "mass drift %.3g (allowed %.0e)\n", prog, c->nx, c->ny, c->nz,
