@@ -3,7 +3,8 @@
 #   ./suite.sh        build, then run the main job: STREAM and LBM on the CPU, and on the GPU
 #                     when one is present, then the roofline report, summary and plots;
 #                     results in results/<host>-<UTC time>/
-#   ./suite.sh test   build, then run the tests (the gpu-labelled ones only where a GPU is present)
+#   ./suite.sh test   build, then run the tests (the gpu-labelled ones only where a GPU is present;
+#                     installs MPI for the distributed tests unless SUITE_NO_MPI=1)
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD_DIR:-$here/build}
@@ -21,6 +22,11 @@ missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 command -v make >/dev/null 2>&1 || command -v ninja >/dev/null 2>&1 || missing+=(make)
+# MPI: the tests run one case on 1, 2 and 4 ranks; the main job runs on one process without it
+if [ "$mode" = test ] && [ -z "${SUITE_NO_MPI:-}" ]; then
+    command -v mpicc >/dev/null 2>&1 && command -v mpiexec >/dev/null 2>&1 ||
+        missing+=(libopenmpi-dev openmpi-bin)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         say "installing ${missing[*]}"

@@ -67,7 +67,15 @@ extern "C" {
     X(DBL, max_rel_err)                                                                            \
     X(STR, verified)                                                                               \
     X(OPT, cores)                                                                                  \
-    X(OPT, numa_domains)
+    X(OPT, numa_domains)                                                                           \
+    X(OPT, ranks)                                                                                  \
+    X(STR, procs)                                                                                  \
+    X(OPT, local_nx)                                                                               \
+    X(OPT, local_ny)                                                                               \
+    X(OPT, local_nz)                                                                               \
+    X(DBL, comm_s)                                                                                 \
+    X(DBL, efficiency)                                                                             \
+    X(STR, state_hash)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -28,7 +28,8 @@ struct lbm_state {
     char region[32];  /* likwid marker region: lbm_<kernel> */
 };
 
-typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *);
+typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *, long,
+                       long);
 
 /* The row kernels, one per precision x collision x {ordinary, non-temporal, forced}, by repeated
  * inclusion of lbm_omp_row.inc. */
@@ -172,6 +173,12 @@ static const row_fn rows[2][3][3] = {
      {row_mrt_dp, row_mrt_dp_nt, row_mrt_dp_f}},
 };
 
+static row_fn step_fn(const struct lbm_state *s, int *variant)
+{
+    *variant = lbm_forced(&s->u.c) ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
+    return rows[s->u.c.prec == PREC_DP][s->u.c.collision][*variant];
+}
+
 int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
 {
     (void)err;
@@ -258,21 +265,29 @@ static double get(const struct lbm_state *s, const char *lat, size_t i)
     return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
 }
 
-/* Writes both lattices row by row with the kernel's schedule; padding and the second lattice are
- * poisoned so a kernel that reads or leaves them shows up in the check. */
+/* Writes both lattices row by row with the kernel's schedule; padding, ghost layers and the
+ * second lattice are poisoned so a kernel that reads or leaves them shows up in the check. */
 static void fill(struct lbm_state *s, const double *pdf)
 {
     const struct lbm_layout *l = &s->u.l;
+    const struct lbm_place *pl = &s->u.c.place;
+    const long ox = (long)l->ox, gy = (long)l->gy, gz = (long)l->gz;
 #pragma omp parallel for collapse(2) schedule(static)
-    for (size_t z = 0; z < l->nz; z++) {
-        for (size_t y = 0; y < l->ny; y++) {
+    for (size_t zs = 0; zs < l->sz; zs++) {
+        for (size_t ys = 0; ys < l->sy; ys++) {
+            const long z = (long)zs - gz, y = (long)ys - gy;
+            const int row_fluid = y >= 0 && y < (long)l->ny && z >= 0 && z < (long)l->nz;
             for (int d = 0; d < 19; d++) {
-                for (size_t x = 0; x < l->pitch; x++) {
-                    size_t i = LBM_IDX(l, d, x, y, z);
+                for (size_t xs = 0; xs < l->pitch; xs++) {
+                    const long x = (long)xs - ox;
+                    size_t i = (size_t)d * l->dir_stride + (zs * l->sy + ys) * l->pitch + xs;
                     double v = NAN;
-                    if (x < l->nx) /* stored shifted: g = f - w */
-                        v = pdf ? pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_w[d]
-                                : lbm_init_shifted(d, x, y, z);
+                    if (row_fluid && x >= 0 && x < (long)l->nx) /* stored shifted: g = f - w */
+                        v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) * l->nx +
+                                      (size_t)x] - lbm_w[d]
+                                : lbm_init_shifted(d, (size_t)x + pl->offset[0],
+                                                   (size_t)y + pl->offset[1],
+                                                   (size_t)z + pl->offset[2]);
                     put(s, s->lat[0], i, v);
                     put(s, s->lat[1], i, NAN);
                 }
@@ -301,8 +316,8 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
-    int variant = lbm_forced(&s->u.c) ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
-    row_fn fn = rows[s->u.c.prec == PREC_DP][s->u.c.collision][variant];
+    int variant;
+    row_fn fn = step_fn(s, &variant);
     double t0;
     (void)err;
     (void)errlen;
@@ -317,7 +332,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
 #pragma omp for collapse(2) schedule(static)
             for (size_t z = 0; z < l->nz; z++)
                 for (size_t y = 0; y < l->ny; y++)
-                    fn(s, src, dst, y, z, buf);
+                    fn(s, src, dst, y, z, buf, 0, (long)l->nx);
             if (variant == 1)
                 nt_fence();
             cpu_marker_stop(s->region);
@@ -343,19 +358,35 @@ int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
     return 0;
 }
 
-int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err, size_t errlen)
+int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *hash, char *err,
+              size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
+    const struct lbm_place *pl = &s->u.c.place;
+    size_t g[3];
     double m = 0;
     size_t bad = 0;
+    uint64_t h = 0;
     (void)err;
     (void)errlen;
-#pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad)
+    lbm_global_dims(&s->u.c, g);
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad, h)
     for (size_t z = 0; z < l->nz; z++) {
         for (size_t y = 0; y < l->ny; y++) {
             for (int d = 0; d < 19; d++) {
                 for (size_t x = 0; x < l->nx; x++) {
-                    double v = get(s, s->lat[s->cur], LBM_IDX(l, d, x, y, z));
+                    size_t i = LBM_IDX(l, d, x, y, z);
+                    double v = get(s, s->lat[s->cur], i);
+                    uint64_t bits;
+                    if (s->u.es == 4) {
+                        uint32_t b32;
+                        memcpy(&b32, (const float *)s->lat[s->cur] + i, 4);
+                        bits = b32;
+                    } else {
+                        memcpy(&bits, (const double *)s->lat[s->cur] + i, 8);
+                    }
+                    h += lbm_value_hash(d, x + pl->offset[0], y + pl->offset[1], z + pl->offset[2],
+                                        g[0], g[1], g[2], bits);
                     if (isfinite(v))
                         m += v;
                     else
@@ -366,6 +397,122 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err, s
     }
     *mass = m + (double)(l->nx * l->ny * l->nz); /* sum f = sum g + one per cell */
     *nonfinite = bad;
+    *hash = h;
+    return 0;
+}
+
+/* Distributed runs: the same row kernels over a box; halos through host memory. */
+
+int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
+                   char *err, size_t errlen)
+{
+    int variant;
+    row_fn fn = step_fn(s, &variant);
+    const char *src = s->lat[s->cur];
+    char *dst = s->lat[1 - s->cur];
+    (void)queue;
+    (void)err;
+    (void)errlen;
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2])
+        return 0;
+#pragma omp parallel
+    {
+        void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
+        cpu_marker_start(s->region);
+#pragma omp for collapse(2) schedule(static)
+        for (size_t z = lo[2]; z < hi[2]; z++)
+            for (size_t y = lo[1]; y < hi[1]; y++)
+                fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
+        if (variant == 1)
+            nt_fence();
+        cpu_marker_stop(s->region);
+        free(buf);
+    }
+    return 0;
+}
+
+int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, const long lo[3],
+                  const long hi[3], void *buf, int queue, char *err, size_t errlen)
+{
+    const struct lbm_layout *l = &s->u.l;
+    char *lat = s->lat[1 - s->cur];
+    const size_t es = s->u.es, n = (size_t)(hi[0] - lo[0]);
+    const size_t box = n * (size_t)(hi[1] - lo[1]) * (size_t)(hi[2] - lo[2]);
+    (void)queue;
+    (void)err;
+    (void)errlen;
+#pragma omp parallel for collapse(3) schedule(static)
+    for (int k = 0; k < ndirs; k++) {
+        for (long z = lo[2]; z < hi[2]; z++) {
+            for (long y = lo[1]; y < hi[1]; y++) {
+                char *b = (char *)buf + (k * box + ((size_t)(z - lo[2]) * (size_t)(hi[1] - lo[1]) +
+                                                    (size_t)(y - lo[1])) * n) * es;
+                char *p = lat + LBM_IDX(l, dirs[k], lo[0], y, z) * es;
+                if (unpack)
+                    memcpy(p, b, n * es);
+                else
+                    memcpy(b, p, n * es);
+            }
+        }
+    }
+    return 0;
+}
+
+void *lbm_buffer_alloc(size_t bytes, int host)
+{
+    (void)host;
+    return malloc(bytes ? bytes : 1);
+}
+
+void lbm_buffer_free(void *p, int host)
+{
+    (void)host;
+    free(p);
+}
+
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
+                    char *err, size_t errlen)
+{
+    (void)s;
+    (void)to_host;
+    (void)err;
+    (void)errlen;
+    memcpy(dst, src, bytes);
+    return 0;
+}
+
+int lbm_buffers_on_host(void)
+{
+    return 1;
+}
+
+int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen)
+{
+    (void)s;
+    (void)queue;
+    (void)err;
+    (void)errlen;
+    return 0;
+}
+
+int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen)
+{
+    (void)s;
+    (void)err;
+    (void)errlen;
+    return 0;
+}
+
+void lbm_swap(struct lbm_state *s)
+{
+    s->cur = 1 - s->cur;
+}
+
+int lbm_backend_select(int local_rank, char *err, size_t errlen)
+{
+    (void)local_rank;
+    (void)err;
+    (void)errlen;
     return 0;
 }
 

@@ -33,7 +33,7 @@ static void read_driver(char *buf, size_t len)
 
 extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
 {
-    int count = 0, clock_khz = 0, bus_bits = 0, l2 = 0, ecc = 0;
+    int count = 0, clock_khz = 0, bus_bits = 0, l2 = 0, ecc = 0, dev = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     cudaDeviceProp p;
 
@@ -44,17 +44,18 @@ extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
                  e != cudaSuccess ? cudaGetErrorString(e) : "device count 0");
         return 1;
     }
-    if (gpu_check(cudaSetDevice(0), "cudaSetDevice", err, errlen) ||
-        gpu_check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", err, errlen) ||
-        gpu_check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0),
+    /* the current device: 0, or the one a distributed run chose for this rank */
+    if (gpu_check(cudaGetDevice(&dev), "cudaGetDevice", err, errlen) ||
+        gpu_check(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen) ||
+        gpu_check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev),
                   "memory clock", err, errlen) ||
-        gpu_check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0),
+        gpu_check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev),
                   "bus width", err, errlen) ||
-        gpu_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "L2 size", err,
+        gpu_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "L2 size", err,
                   errlen) ||
-        gpu_check(cudaDeviceGetAttribute(&ecc, cudaDevAttrEccEnabled, 0), "ECC", err, errlen))
+        gpu_check(cudaDeviceGetAttribute(&ecc, cudaDevAttrEccEnabled, dev), "ECC", err, errlen))
         return 1;
-    f->device = 0;
+    f->device = dev;
     snprintf(f->name, sizeof f->name, "%.127s", p.name);
     /* double data rate: two transfers per memory clock over the whole bus */
     f->peak_bw_GBs = 2.0 * (double)clock_khz * 1e3 * (double)bus_bits / 8.0 * 1e-9;

@@ -27,7 +27,10 @@ struct lbm_state {
     int threads;
     dim3 grid;
     cudaEvent_t ev[2];
-    double *partial; /* CHECK_BLOCKS x 2: mass, non-finite count */
+    double *partial;         /* CHECK_BLOCKS x 2: mass, non-finite count */
+    unsigned long long *hsum; /* CHECK_BLOCKS hash partial sums */
+    cudaStream_t q[2];       /* distributed runs: 0 boundary and halo (high priority), 1 interior */
+    cudaEvent_t qev[2];
 };
 
 template <typename T> struct coll_of;
@@ -57,17 +60,19 @@ template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f
         lbm_bgk_dp(f, p, FORCED);
 }
 
+/* updates the box [x0, x1) x [y0, y0 + gridDim.y) x [z0, z0 + gridDim.z) */
 template <typename T, int COLL, int FORCED>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
-                            struct lbm_bounds b, typename coll_of<T>::type p)
+                            struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
+                            int y0, int z0)
 {
-    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long y = blockIdx.y, z = blockIdx.z;
-    if (x >= (long)l.nx)
+    const long x = x0 + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = y0 + (long)blockIdx.y, z = z0 + (long)blockIdx.z;
+    if (x >= x1)
         return;
     const typename coll_of<T>::type pc = p;
-    const size_t cell = ((size_t)z * l.ny + (size_t)y) * l.pitch + (size_t)x;
-    const long plane = (long)(l.pitch * l.ny);
+    const size_t cell = l.org + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long plane = (long)(l.pitch * l.sy);
     T f[19];
     if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
@@ -92,32 +97,61 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
-/* init.h's state (or NaN poison in padding and, with poison_all, everywhere) */
+/* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
+ * direction arrays. */
+__device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
+                                        size_t *y, size_t *z)
+{
+    size_t r = i % l.dir_stride, xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
+    *d = (int)(i / l.dir_stride);
+    *x = xs - l.ox; /* wraps to huge below the fluid */
+    *y = ys - l.gy;
+    *z = zs - l.gz;
+    return *x < l.nx && *y < l.ny && *z < l.nz && zs < l.sz;
+}
+
+/* init.h's state (or NaN poison in padding and ghosts and, with poison_all, everywhere) */
 template <typename T>
-__global__ void init_kernel(T *lat, struct lbm_layout l, int poison_all)
+__global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all)
 {
     const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        size_t d = i / l.dir_stride, r = i % l.dir_stride;
-        size_t x = r % l.pitch, yz = r / l.pitch, y = yz % l.ny, z = yz / l.ny;
-        if (poison_all || x >= l.nx || z >= l.nz)
+        int d;
+        size_t x, y, z;
+        if (poison_all || !fluid_at(l, i, &d, &x, &y, &z))
             lat[i] = (T)NAN;
-        else
-            lat[i] = (T)lbm_init_shifted((int)d, x, y, z); /* stored shifted: g = f - w */
+        else /* stored shifted: g = f - w */
+            lat[i] = (T)lbm_init_shifted(d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2]);
     }
 }
 
+__device__ __forceinline__ uint64_t bits_of(float v)
+{
+    return (uint64_t)(uint32_t)__float_as_uint(v);
+}
+__device__ __forceinline__ uint64_t bits_of(double v)
+{
+    return (uint64_t)__double_as_longlong(v);
+}
+
 template <typename T>
-__global__ void check_kernel(const T *lat, struct lbm_layout l, double *partial)
+__global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl,
+                             size_t gnx, size_t gny, size_t gnz, double *partial,
+                             unsigned long long *hsum)
 {
     __shared__ double sm[2][256];
+    __shared__ unsigned long long sh[256];
     double m = 0, bad = 0;
+    unsigned long long h = 0;
     const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        size_t r = i % l.dir_stride, x = r % l.pitch, z = r / l.pitch / l.ny;
-        if (x >= l.nx || z >= l.nz)
+        int d;
+        size_t x, y, z;
+        if (!fluid_at(l, i, &d, &x, &y, &z))
             continue;
         double v = (double)lat[i];
+        h += lbm_value_hash(d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2], gnx, gny, gnz,
+                            bits_of(lat[i]));
         if (isfinite(v))
             m += v;
         else
@@ -125,17 +159,47 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, double *partial)
     }
     sm[0][threadIdx.x] = m;
     sm[1][threadIdx.x] = bad;
+    sh[threadIdx.x] = h;
     __syncthreads();
     for (int s = blockDim.x / 2; s > 0; s /= 2) {
         if ((int)threadIdx.x < s) {
             sm[0][threadIdx.x] += sm[0][threadIdx.x + s];
             sm[1][threadIdx.x] += sm[1][threadIdx.x + s];
+            sh[threadIdx.x] += sh[threadIdx.x + s];
         }
         __syncthreads();
     }
     if (threadIdx.x == 0) {
         partial[2 * blockIdx.x] = sm[0][0];
         partial[2 * blockIdx.x + 1] = sm[1][0];
+        hsum[blockIdx.x] = sh[0];
+    }
+}
+
+struct dirset {
+    int n;
+    int d[5];
+};
+
+/* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells */
+template <typename T>
+__global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long lx, long ly,
+                            long lz, long ex, long ey, long ez, T *buf, int unpack)
+{
+    const size_t box = (size_t)(ex * ey * ez), n = box * (size_t)ds.n;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        size_t k = i / box, r = i % box;
+        long x = lx + (long)(r % (size_t)ex), y = ly + (long)(r / (size_t)ex % (size_t)ey);
+        long z = lz + (long)(r / (size_t)(ex * ey));
+        int d = ds.d[0];
+        for (int j = 1; j < 5; j++)
+            d = (size_t)j == k ? ds.d[j] : d;
+        size_t at = LBM_IDX(&l, d, x, y, z);
+        if (unpack)
+            lat[at] = buf[i];
+        else
+            buf[i] = lat[at];
     }
 }
 
@@ -150,8 +214,10 @@ template <typename T> static const void *kernel_fn(int coll, int forced)
                              : (const void *)pull_kernel<T, LBM_BGK, 0>;
 }
 
+/* the update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) */
 template <typename T>
-static void launch_step(struct lbm_state *s, const void *src, void *dst)
+static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, int x0, int x1,
+                       int y0, int z0, cudaStream_t stream)
 {
     const T *a = (const T *)src;
     T *d = (T *)dst;
@@ -159,10 +225,10 @@ static void launch_step(struct lbm_state *s, const void *src, void *dst)
         *(const typename coll_of<T>::type *)(sizeof(T) == 4 ? (const void *)&s->u.psp
                                                             : (const void *)&s->u.pdp);
     const int forced = lbm_forced(&s->u.c);
-    dim3 g = s->grid, t(s->threads);
+    dim3 t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
     if (s->u.c.collision == C && forced == F) {                                                      \
-        pull_kernel<T, C, F><<<g, t>>>(a, d, s->u.l, s->u.b, p);                                       \
+        pull_kernel<T, C, F><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0);            \
         return;                                                                                    \
     }
     GPU_CASE_(LBM_BGK, 0)
@@ -246,9 +312,25 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     }
     if (gpu_check(cudaMalloc((void **)&s->partial, 2 * CHECK_BLOCKS * sizeof(double)),
                   "cudaMalloc", err, errlen) ||
+        gpu_check(cudaMalloc((void **)&s->hsum, CHECK_BLOCKS * sizeof *s->hsum), "cudaMalloc", err,
+                  errlen) ||
         gpu_check(cudaEventCreate(&s->ev[0]), "cudaEventCreate", err, errlen) ||
         gpu_check(cudaEventCreate(&s->ev[1]), "cudaEventCreate", err, errlen))
         goto fail;
+    {
+        int lo, hi; /* numerically lower is higher priority */
+        if (gpu_check(cudaDeviceGetStreamPriorityRange(&lo, &hi), "stream priorities", err,
+                      errlen) ||
+            gpu_check(cudaStreamCreateWithPriority(&s->q[0], cudaStreamDefault, hi),
+                      "cudaStreamCreate", err, errlen) ||
+            gpu_check(cudaStreamCreateWithPriority(&s->q[1], cudaStreamDefault, lo),
+                      "cudaStreamCreate", err, errlen) ||
+            gpu_check(cudaEventCreateWithFlags(&s->qev[0], cudaEventDisableTiming), "cudaEventCreate",
+                      err, errlen) ||
+            gpu_check(cudaEventCreateWithFlags(&s->qev[1], cudaEventDisableTiming), "cudaEventCreate",
+                      err, errlen))
+            goto fail;
+    }
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
     used->occupancy = gpu_occupancy(s->u.es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
@@ -266,9 +348,9 @@ static int init_lattices(struct lbm_state *s, char *err, size_t errlen)
 {
     for (int k = 0; k < 2; k++) {
         if (s->u.es == 4)
-            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, k);
+            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, s->u.c.place, k);
         else
-            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, k);
+            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, s->u.c.place, k);
     }
     s->cur = 0;
     return gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
@@ -325,9 +407,11 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
         return 1;
     for (int t = 0; t < steps; t++) {
         if (s->u.es == 4)
-            launch_step<float>(s, s->lat[s->cur], s->lat[1 - s->cur]);
+            launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
+                              0, 0, 0);
         else
-            launch_step<double>(s, s->lat[s->cur], s->lat[1 - s->cur]);
+            launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0,
+                               (int)s->u.l.nx, 0, 0, 0);
         s->cur = 1 - s->cur;
     }
     if (gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen) ||
@@ -363,26 +447,149 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
     return rc;
 }
 
-extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err,
-                         size_t errlen)
+extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *hash,
+                         char *err, size_t errlen)
 {
     double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
+    unsigned long long hs[CHECK_BLOCKS], hsum = 0;
+    size_t g[3];
+    lbm_global_dims(&s->u.c, g);
     if (s->u.es == 4)
-        check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l, s->partial);
+        check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l,
+                                                    s->u.c.place, g[0], g[1], g[2], s->partial,
+                                                    s->hsum);
     else
         check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->u.l,
-                                                     s->partial);
+                                                     s->u.c.place, g[0], g[1], g[2], s->partial,
+                                                     s->hsum);
     if (gpu_check(cudaGetLastError(), "check kernel", err, errlen) ||
         gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel",
+                  err, errlen) ||
+        gpu_check(cudaMemcpy(hs, s->hsum, sizeof hs, cudaMemcpyDeviceToHost), "check kernel",
                   err, errlen))
         return 1;
     for (int b = 0; b < CHECK_BLOCKS; b++) {
         m += h[2 * b];
         bad += h[2 * b + 1];
+        hsum += hs[b];
     }
     *mass = m + (double)(s->u.l.nx * s->u.l.ny * s->u.l.nz); /* sum f = sum g + one per cell */
     *nonfinite = (size_t)bad;
+    *hash = hsum;
     return 0;
+}
+
+/* Distributed runs: boxes and halos on two streams. */
+
+extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3],
+                              int queue, char *err, size_t errlen)
+{
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2])
+        return 0;
+    dim3 g((unsigned)((hi[0] - lo[0] + s->threads - 1) / s->threads), (unsigned)(hi[1] - lo[1]),
+           (unsigned)(hi[2] - lo[2]));
+    if (s->u.es == 4)
+        launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
+                          (int)lo[1], (int)lo[2], s->q[queue]);
+    else
+        launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
+                           (int)lo[1], (int)lo[2], s->q[queue]);
+    return gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen);
+}
+
+extern "C" int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs,
+                             const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                             size_t errlen)
+{
+    struct dirset ds;
+    const long ex = hi[0] - lo[0], ey = hi[1] - lo[1], ez = hi[2] - lo[2];
+    const size_t n = (size_t)(ex * ey * ez) * (size_t)ndirs;
+    int blocks;
+    if (ndirs < 1 || ndirs > 5) {
+        snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
+        return 1;
+    }
+    if (n == 0)
+        return 0;
+    memset(&ds, 0, sizeof ds);
+    ds.n = ndirs;
+    for (int k = 0; k < ndirs; k++)
+        ds.d[k] = dirs[k];
+    blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+    if (s->u.es == 4)
+        halo_kernel<float><<<blocks, 256, 0, s->q[queue]>>>((float *)s->lat[1 - s->cur], s->u.l,
+                                                            ds, lo[0], lo[1], lo[2], ex, ey, ez,
+                                                            (float *)buf, unpack);
+    else
+        halo_kernel<double><<<blocks, 256, 0, s->q[queue]>>>((double *)s->lat[1 - s->cur], s->u.l,
+                                                             ds, lo[0], lo[1], lo[2], ex, ey, ez,
+                                                             (double *)buf, unpack);
+    return gpu_check(cudaGetLastError(), "halo kernel launch", err, errlen);
+}
+
+extern "C" void *lbm_buffer_alloc(size_t bytes, int host)
+{
+    void *p = NULL;
+    if (host ? cudaMallocHost(&p, bytes ? bytes : 1) : cudaMalloc(&p, bytes ? bytes : 1))
+        return NULL;
+    return p;
+}
+
+extern "C" void lbm_buffer_free(void *p, int host)
+{
+    if (p && host)
+        cudaFreeHost(p);
+    else if (p)
+        cudaFree(p);
+}
+
+extern "C" int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                               int to_host, char *err, size_t errlen)
+{
+    return gpu_check(cudaMemcpyAsync(dst, src, bytes,
+                                     to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                                     s->q[0]),
+                     "halo copy", err, errlen);
+}
+
+extern "C" int lbm_buffers_on_host(void)
+{
+    return 0;
+}
+
+extern "C" int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen)
+{
+    for (int k = 0; k < 2; k++) {
+        if ((queue < 0 || queue == k) &&
+            gpu_check(cudaStreamSynchronize(s->q[k]), "lbm stream", err, errlen))
+            return 1;
+    }
+    return 0;
+}
+
+extern "C" int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen)
+{
+    return gpu_check(cudaEventRecord(s->qev[0], s->q[0]), "cudaEventRecord", err, errlen) ||
+           gpu_check(cudaEventRecord(s->qev[1], s->q[1]), "cudaEventRecord", err, errlen) ||
+           gpu_check(cudaStreamWaitEvent(s->q[0], s->qev[1], 0), "cudaStreamWaitEvent", err,
+                     errlen) ||
+           gpu_check(cudaStreamWaitEvent(s->q[1], s->qev[0], 0), "cudaStreamWaitEvent", err,
+                     errlen);
+}
+
+extern "C" void lbm_swap(struct lbm_state *s)
+{
+    s->cur = 1 - s->cur;
+}
+
+extern "C" int lbm_backend_select(int local_rank, char *err, size_t errlen)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
+        cudaGetLastError();
+        return 0; /* lbm_backend_open says why there is none */
+    }
+    return gpu_check(cudaSetDevice(local_rank % n), "cudaSetDevice", err, errlen);
 }
 
 extern "C" void lbm_free(struct lbm_state *s)
@@ -392,6 +599,13 @@ extern "C" void lbm_free(struct lbm_state *s)
     cudaFree(s->lat[0]);
     cudaFree(s->lat[1]);
     cudaFree(s->partial);
+    cudaFree(s->hsum);
+    for (int k = 0; k < 2; k++) {
+        if (s->q[k])
+            cudaStreamDestroy(s->q[k]);
+        if (s->qev[k])
+            cudaEventDestroy(s->qev[k]);
+    }
     if (s->ev[0])
         cudaEventDestroy(s->ev[0]);
     if (s->ev[1])

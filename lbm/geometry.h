@@ -1,7 +1,8 @@
 /* geometry.h: the three benchmark geometries as rules on a box of nx x ny x nz fluid cells (no
  * solid cells are stored): each axis is periodic or closed by half-way bounce-back walls, the
  * cavity's top wall (beyond z = nz-1) moves along +x, the channel is driven by a body force along
- * x. Plain C, usable from .c and .cu. */
+ * x. A sub-domain of a distributed run also has sides facing other ranks (lbm/dist.h).
+ * Plain C, usable from .c and .cu. */
 #ifndef LBM_GEOMETRY_H
 #define LBM_GEOMETRY_H
 
@@ -21,8 +22,10 @@ enum lbm_geometry {
 extern const char *const lbm_geometry_names[LBM_GEOMETRY_COUNT];
 
 struct lbm_bounds {
-    int periodic[3];  /* per axis x, y, z */
-    double lid_ux;    /* velocity of the top (z) wall along x; 0 where there is none */
+    int periodic[3];    /* per axis x, y, z: wraps onto this same sub-domain */
+    int neighbor[3][2]; /* per axis and side (low, high): another rank's cells lie beyond, in
+                           this sub-domain's ghost layer; such a side is neither wall nor wrap */
+    double lid_ux;      /* velocity of the top (z) wall along x; 0 where there is none */
 };
 
 void lbm_geometry_bounds(enum lbm_geometry g, double lid_ux, struct lbm_bounds *b);

@@ -1,42 +1,67 @@
 /* layout.h: padded structure-of-arrays indexing. Direction d of cell (x, y, z) lives at
- * d * dir_stride + (z * ny + y) * pitch + x; pitch = nx + pad, rounded up to `align` bytes. The
- * direction arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page
- * than the one before, so the 19 streams of a sweep never share cache sets (with power-of-two
- * domains they otherwise all would: 4x slower on a Sapphire Rapids core). All offsets 64-bit. */
+ * d * dir_stride + org + (z * sy + y) * pitch + x; pitch = ox + nx + gx + pad, rounded up to
+ * `align` bytes. A sub-domain of a distributed run carries one ghost layer on each side of every
+ * axis split between ranks (gx, gy, gz = 1): cells -1 and n along it, which hold what the
+ * neighbouring rank streams in; coordinates are local and may be -1 there. Along x the fluid
+ * starts at ox = one alignment unit, so rows stay aligned. Without ghosts (every single-rank
+ * run) org = 0 and the layout is the plain padded one. The direction arrays are staggered:
+ * each starts 3 x max(128, align) bytes further into a 4 KiB page than the one before, so the
+ * 19 streams of a sweep never share cache sets (with power-of-two domains they otherwise all
+ * would: 4x slower on a Sapphire Rapids core). All offsets 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
 #include <stddef.h>
 
 struct lbm_layout {
-    size_t nx, ny, nz;
-    size_t pitch;      /* elements per x row, padding included */
+    size_t nx, ny, nz; /* fluid cells of this (sub-)domain */
+    size_t gx, gy, gz; /* ghost layers per side: 0 or 1 */
+    size_t ox;         /* x index of fluid cell 0 within a row */
+    size_t sy, sz;     /* rows per plane and planes stored: ny + 2 gy, nz + 2 gz */
+    size_t pitch;      /* elements per x row, ghosts and padding included */
+    size_t org;        /* element offset of fluid cell (0, 0, 0) within a direction array */
     size_t dir_stride; /* elements between direction arrays */
     size_t elems;      /* elements of one lattice: 19 x dir_stride */
 };
 
 /* pad: elements added to each row; align: row alignment in bytes (0: none, else a multiple of
- * the element size); esize: bytes per value. Returns 0, or 1 when align does not fit esize. */
-static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, size_t nz,
-                                  size_t pad, size_t align, size_t esize)
+ * the element size); esize: bytes per value; ghost: per axis, 1 for a ghost layer on each side
+ * (NULL: none). Returns 0, or 1 when align does not fit esize. */
+static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t ny, size_t nz,
+                                       size_t pad, size_t align, size_t esize, const int *ghost)
 {
-    size_t row = (nx + pad) * esize, unit = align > 128 ? align : 128, bytes;
-    if (align) {
-        if (align % esize)
-            return 1;
+    size_t unit = align > 128 ? align : 128, bytes, row;
+    if (align && align % esize)
+        return 1;
+    l->gx = ghost && ghost[0] ? 1 : 0;
+    l->gy = ghost && ghost[1] ? 1 : 0;
+    l->gz = ghost && ghost[2] ? 1 : 0;
+    l->ox = l->gx ? (align ? align / esize : 1) : 0;
+    row = (l->ox + nx + l->gx + pad) * esize;
+    if (align)
         row = (row + align - 1) / align * align;
-    }
     l->nx = nx;
     l->ny = ny;
     l->nz = nz;
+    l->sy = ny + 2 * l->gy;
+    l->sz = nz + 2 * l->gz;
     l->pitch = row / esize;
-    bytes = l->pitch * ny * nz * esize;
+    l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
+    bytes = l->pitch * l->sy * l->sz * esize;
     l->dir_stride = ((bytes + 4095) / 4096 * 4096 + 3 * unit) / esize;
     l->elems = 19 * l->dir_stride;
     return 0;
 }
 
+static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, size_t nz,
+                                  size_t pad, size_t align, size_t esize)
+{
+    return lbm_layout_make_halo(l, nx, ny, nz, pad, align, esize, NULL);
+}
+
+/* x, y, z may be -1 (a ghost) as a signed value: unsigned wrap-around gives the right offset */
 #define LBM_IDX(l, d, x, y, z)                                                                     \
-    ((size_t)(d) * (l)->dir_stride + ((size_t)(z) * (l)->ny + (size_t)(y)) * (l)->pitch + (size_t)(x))
+    ((size_t)(d) * (l)->dir_stride + (l)->org +                                                    \
+     ((size_t)(z) * (l)->sy + (size_t)(y)) * (l)->pitch + (size_t)(x))
 
 #endif

@@ -5,6 +5,7 @@
 #define LBM_LBM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collision.h"
 #include "device.h"
@@ -25,8 +26,15 @@ enum lbm_kernel {
 extern const char *const lbm_kernel_names[LBM_KERNEL_COUNT];
 extern const char *const lbm_collision_names[LBM_COLLISION_COUNT];
 
+/* Where a sub-domain sits in a distributed run (lbm/dist.c); all zero for a whole domain. */
+struct lbm_place {
+    size_t global[3];   /* cells of the whole domain per axis; 0: the case is the whole domain */
+    size_t offset[3];   /* global coordinates of local cell (0, 0, 0) */
+    int neighbor[3][2]; /* per axis and side (low, high): 1 where another rank lies beyond */
+};
+
 struct lbm_case {
-    size_t nx, ny, nz; /* fluid cells per axis */
+    size_t nx, ny, nz; /* fluid cells per axis (of this rank's sub-domain) */
     size_t pad;        /* elements added to each x row */
     size_t align;      /* row alignment in bytes, 0 for none */
     enum prec prec;
@@ -37,6 +45,7 @@ struct lbm_case {
     double lid_ux;     /* cavity lid velocity */
     double force[3];   /* body force per unit volume (channel) */
     int threads;       /* gpu threads per block; 0: backend default */
+    struct lbm_place place;
 };
 
 struct lbm_launch {
@@ -75,19 +84,66 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen);
 /* Runs `steps` updates; *seconds is their total time. */
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen);
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen);
-/* Sum of every population (in double) and the count of values that are not finite. */
-int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, char *err, size_t errlen);
+/* Sum of every population (in double), the count of values that are not finite, and a hash of
+ * the stored bits that does not depend on how the domain is split (lbm_value_hash, summed). */
+int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *hash, char *err,
+              size_t errlen);
 void lbm_free(struct lbm_state *s);
+
+/* Distributed runs (lbm/dist.c). Queue 0 carries the boundary work and the halo, queue 1 the
+ * interior (two CUDA streams; on the CPU every call completes before it returns). */
+/* One update of the local cells in [lo, hi) from the current lattice into the next. */
+int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
+                   char *err, size_t errlen);
+/* Copies populations dirs[0..ndirs) of the cells in [lo, hi) (local coordinates; -1 and n name
+ * ghost layers) between the next lattice and buf, ordered [dir][z][y][x]; unpack = 1 writes the
+ * lattice. buf is backend memory (lbm_buffer_alloc). */
+int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, const long lo[3],
+                  const long hi[3], void *buf, int queue, char *err, size_t errlen);
+/* Halo buffers: backend memory (host = 0; device memory on the GPU) or host memory that the
+ * backend copies fastest (host = 1; pinned on the GPU). Copies between them run on queue 0. */
+void *lbm_buffer_alloc(size_t bytes, int host);
+void lbm_buffer_free(void *p, int host);
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
+                    char *err, size_t errlen);
+/* 1 when MPI may read and write backend memory itself (the CPU); 0 on the GPU, where dist.c
+ * asks the MPI library at run time whether it takes device pointers. */
+int lbm_buffers_on_host(void);
+/* Waits for a queue (-1: both) to finish; lbm_queues_join orders everything queued so far
+ * before anything queued later on either queue. lbm_swap makes the next lattice current. */
+int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);
+int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen);
+void lbm_swap(struct lbm_state *s);
+/* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open. */
+int lbm_backend_select(int local_rank, char *err, size_t errlen);
 
 /* lbm_model.c: parameters and byte table shared by every backend and the reference. */
 double lbm_viscosity(double omega);
 void lbm_coll_params_dp(const struct lbm_case *c, struct lbm_coll_dp *p);
 void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p);
 int lbm_forced(const struct lbm_case *c);
+/* The whole domain's cells per axis (the case's own for a single-rank run). */
+void lbm_global_dims(const struct lbm_case *c, size_t g[3]);
 /* Bytes of the two lattices of a case (what a backend allocates, give or take a page). */
 size_t lbm_bytes_needed(const struct lbm_case *c);
 /* bytes per fluid-cell update: 19 loads + 19 stores; write-allocate adds 19 reads */
 void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes);
+
+/* The per-value term of lbm_check's hash: global cell (gx, gy, gz) of a gnx x gny x gnz domain,
+ * direction d, the stored bits (a float's widened to 64). Order-independent when summed. */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline uint64_t lbm_value_hash(int d, size_t gx, size_t gy, size_t gz, size_t gnx,
+                                      size_t gny, size_t gnz, uint64_t bits)
+{
+    uint64_t h = ((((uint64_t)d * gnz + gz) * gny + gy) * gnx + gx) * 0x9E3779B97F4A7C15ull ^ bits;
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBull;
+    return h ^ (h >> 31);
+}
 
 /* reference.c: plain serial double-precision two-lattice stepper on unpadded arrays. */
 int lbm_reference_step(const struct lbm_case *c, double *pdf, int steps);

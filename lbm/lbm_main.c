@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "dist.h"
 #include "progress.h"
 #include "lbm.h"
 #include "lbm_opts.h"
@@ -29,6 +30,17 @@ struct run_ctx {
     int failures, ncases, icase;
     struct progress prog;
     char why[256]; /* a case the backend cannot run */
+    int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
+    int grid_runs;      /* rows per case: grids x overlap settings (one for a single rank) */
+    double base_mflups; /* the current case's 1-rank median, for the parallel efficiency */
+};
+
+/* what a distributed case adds to its row */
+struct dist_facts {
+    const int *procs;
+    struct lbm_case local; /* rank 0's */
+    double comm_s;         /* per update: time the exchange added (median minus compute-only) */
+    uint64_t hash;
 };
 
 static const char *prog = "lbm";
@@ -41,8 +53,9 @@ static double mass_tolerance(enum prec p)
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct lbm_case *c,
                      const struct lbm_launch *u, const struct stats *st, int steps, double drift,
-                     int pass)
+                     int pass, const struct dist_facts *df)
 {
+    const int ranks = df->procs[0] * df->procs[1] * df->procs[2];
     double prog_b, dram_b, cells = (double)(c->nx * c->ny * c->nz);
     lbm_traffic(prec_size(c->prec), lbm_write_allocates(c->kernel), &prog_b, &dram_b);
     device_row_init(r, &x->dev, x->host.host, "lbm", x->o->peak_bw_GBs);
@@ -76,66 +89,230 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->mflups_med = cells / r->t_med_s * 1e-6;
     r->max_rel_err = drift;
     csv_set(r->verified, pass ? "pass" : "fail");
+    r->ranks = ranks;
+    snprintf(r->procs, sizeof r->procs, "%dx%dx%d", df->procs[0], df->procs[1], df->procs[2]);
+    r->local_nx = (int64_t)df->local.nx;
+    r->local_ny = (int64_t)df->local.ny;
+    r->local_nz = (int64_t)df->local.nz;
+    r->comm_s = df->comm_s;
+    r->efficiency = x->base_mflups > 0 ? r->mflups_med / (ranks * x->base_mflups) : NAN;
+    snprintf(r->state_hash, sizeof r->state_hash, "%016llx", (unsigned long long)df->hash);
 }
 
-static int run_case(struct run_ctx *x, const struct lbm_case *c)
+/* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). */
+static int time_reps(struct run_ctx *x, struct dist_run *run, struct lbm_state *s, int steps,
+                     int reps, int exchange, int overlap, char *err, size_t errlen)
+{
+    for (int r = 0; r < reps; r++)
+        if (dist_step(run, s, steps, exchange, overlap, &x->times[r], err, errlen))
+            return 1;
+    return 0;
+}
+
+static double median_of(double *t, int n)
+{
+    struct stats st;
+    stats_compute(t, (size_t)n, &st);
+    return st.med;
+}
+
+/* One case on one rank grid: only the run's ranks take part; rank 0 writes the row. */
+static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int procs[3],
+                    int overlap)
 {
     struct lbm_state *s = NULL;
+    struct dist_run *run = NULL;
     struct lbm_launch used;
     struct stats st;
     struct csv_record row;
-    double m0, m1, secs, drift;
+    struct dist_facts df;
+    double m0, m1, secs, drift, t_compute = 0;
     size_t bad0, bad1;
-    int steps = x->o->steps, pass;
-    char err[512];
+    uint64_t h0;
+    int steps = x->o->steps, pass, failed, ranks = procs[0] * procs[1] * procs[2];
+    char err[512] = "", what[200];
 
-    char what[160];
     x->icase++;
-    snprintf(what, sizeof what, "%zux%zux%zu %s %s %s %s pad %zu align %zu", c->nx, c->ny, c->nz,
-             lbm_kernel_names[c->kernel], lbm_collision_names[c->collision],
-             lbm_geometry_names[c->geometry], prec_name(c->prec), c->pad, c->align);
-    progress_case(&x->prog, x->icase, what);
-    if (lbm_alloc(&s, c, &used, err, sizeof err) || lbm_init(s, err, sizeof err) ||
-        lbm_check(s, &m0, &bad0, err, sizeof err))
+    snprintf(what, sizeof what, "%zux%zux%zu%s %s %s %s %s pad %zu align %zu ranks %dx%dx%d%s",
+             whole->nx, whole->ny, whole->nz, x->o->weak ? " per rank" : "",
+             lbm_kernel_names[whole->kernel], lbm_collision_names[whole->collision],
+             lbm_geometry_names[whole->geometry], prec_name(whole->prec), whole->pad, whole->align,
+             procs[0], procs[1], procs[2], ranks > 1 ? (overlap ? " overlap" : " no-overlap") : "");
+    if (dist_rank() == 0)
+        progress_case(&x->prog, x->icase, what);
+    memset(&df, 0, sizeof df);
+    df.procs = procs;
+    if (dist_case_begin(whole, procs, x->o->weak, &run, &df.local, err, sizeof err)) {
+        dist_case_end(NULL);
+        goto fail_all;
+    }
+    if (!run) { /* not one of this grid's ranks */
+        dist_case_end(NULL);
+        return 0;
+    }
+    failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
+             dist_attach(run, s, err, sizeof err) || lbm_init(s, err, sizeof err);
+    if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err))
         goto fail;
-    if (x->o->warmup > 0 && lbm_step(s, x->o->warmup, &secs, err, sizeof err))
+    if (x->o->warmup > 0 && dist_step(run, s, x->o->warmup, 1, overlap, &secs, err, sizeof err))
         goto fail;
     if (steps == 0) {
         /* as many updates as fill about TARGET_REP_SECONDS, judged from a timed probe */
-        if (lbm_step(s, 2, &secs, err, sizeof err))
+        if (dist_step(run, s, 2, 1, overlap, &secs, err, sizeof err))
             goto fail;
         steps = (int)ceil(TARGET_REP_SECONDS / (secs / 2));
         steps = steps < 2 ? 2 : (steps > 100000 ? 100000 : steps);
     }
-    for (int r = 0; r < x->o->reps; r++) {
-        if (lbm_step(s, steps, &x->times[r], err, sizeof err))
+    if (dist_neighbours(run) > 0 || ranks > 1) {
+        /* the same updates without the exchange (their results are discarded): what the
+         * halos add is the difference of the medians */
+        int reps = x->o->reps < 3 ? x->o->reps : 3;
+        if (time_reps(x, run, s, steps, reps, 0, overlap, err, sizeof err))
+            goto fail;
+        t_compute = median_of(x->times, reps);
+        if (lbm_init(s, err, sizeof err) || dist_prime(run, s, err, sizeof err) ||
+            (x->o->warmup > 0 &&
+             dist_step(run, s, x->o->warmup, 1, overlap, &secs, err, sizeof err)))
             goto fail;
     }
-    if (lbm_check(s, &m1, &bad1, err, sizeof err))
+    if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err))
         goto fail;
+    dist_sum(run, &m0, &bad0, &h0);
+    if (time_reps(x, run, s, steps, x->o->reps, 1, overlap, err, sizeof err))
+        goto fail;
+    if (lbm_check(s, &m1, &bad1, &df.hash, err, sizeof err))
+        goto fail;
+    dist_sum(run, &m1, &bad1, &df.hash);
     lbm_free(s);
     s = NULL;
+    dist_case_end(run);
+    run = NULL;
     stats_compute(x->times, (size_t)x->o->reps, &st);
+    df.comm_s = ranks > 1 ? (st.med - t_compute > 0 ? st.med - t_compute : 0) / steps : 0;
     drift = fabs(m1 - m0) / m0;
-    pass = bad0 == 0 && bad1 == 0 && drift <= mass_tolerance(c->prec);
-    fill_row(&row, x, c, &used, &st, steps, drift, pass);
+    pass = bad0 == 0 && bad1 == 0 && drift <= mass_tolerance(whole->prec);
+    if (dist_rank() != 0)
+        return 0;
+    {
+        struct lbm_case global = *whole;
+        size_t g[3];
+        lbm_global_dims(&df.local, g);
+        global.nx = g[0];
+        global.ny = g[1];
+        global.nz = g[2];
+        if (ranks == 1) /* the reference for this case's efficiencies */
+            x->base_mflups = (double)(g[0] * g[1] * g[2]) / (st.med / steps) * 1e-6;
+        fill_row(&row, x, &global, &used, &st, steps, drift, pass, &df);
+    }
     if (!pass) {
-        fprintf(stderr, "%s: VERIFICATION FAILED: %zux%zux%zu %s %s %s: %zu non-finite values, "
-                        "mass drift %.3g (allowed %.0e)\n", prog, c->nx, c->ny, c->nz,
-                lbm_kernel_names[c->kernel], lbm_collision_names[c->collision], prec_name(c->prec),
-                bad1, drift, mass_tolerance(c->prec));
+        fprintf(stderr, "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
+                        "(allowed %.0e)\n", prog, what, bad1, drift, mass_tolerance(whole->prec));
         x->failures++;
     }
     if (csv_write_row(x->out, &row)) {
         snprintf(err, sizeof err, "cannot write the CSV row: %s", strerror(errno));
-        goto fail;
+        fprintf(stderr, "%s: error: %s\n", prog, err);
+        return 1;
     }
     return 0;
 fail:
     lbm_free(s);
-    fprintf(stderr, "%s: error: %zux%zux%zu %s %s: %s\n", prog, c->nx, c->ny, c->nz,
-            lbm_kernel_names[c->kernel], prec_name(c->prec), err);
+    dist_case_end(run);
+fail_all:
+    if (err[0] && (dist_rank() == 0 || dist_size() > 1))
+        fprintf(stderr, "%s: error%s: %s: %s\n", prog, dist_size() > 1 ? " (a rank)" : "", what,
+                err);
     return 1;
+}
+
+/* Every rank grid for one case; the 1-rank row first gives the others their efficiency. */
+static int run_grids(struct run_ctx *x, const struct lbm_case *c)
+{
+    int rc = 0;
+    x->base_mflups = 0;
+    for (int k = 0; k < x->ndecomp && !rc; k++) {
+        const int *p = x->decomp[k];
+        for (int v = 0; v < x->o->noverlaps && !rc; v++) {
+            if (p[0] * p[1] * p[2] == 1 && v > 0)
+                break; /* one rank exchanges nothing: overlap makes no difference */
+            rc = run_case(x, c, p, x->o->overlaps[v]);
+            rc = dist_max_int(rc);
+        }
+    }
+    return rc;
+}
+
+/* The most memory one rank allocates for case c on any of the grids. */
+static size_t local_bytes(const struct run_ctx *x, const struct lbm_case *c)
+{
+    size_t most = 0;
+    for (int k = 0; k < x->ndecomp; k++) {
+        struct lbm_case l = *c;
+        const int *p = x->decomp[k];
+        size_t *n[3] = {&l.nx, &l.ny, &l.nz};
+        for (int a = 0; a < 3; a++) {
+            if (!x->o->weak)
+                *n[a] = (*n[a] + (size_t)p[a] - 1) / (size_t)p[a];
+            l.place.neighbor[a][0] = l.place.neighbor[a][1] = p[a] > 1;
+        }
+        most = lbm_bytes_needed(&l) > most ? lbm_bytes_needed(&l) : most;
+    }
+    return most;
+}
+
+/* 0 if every grid splits case c with a cell per rank and axis; else why not, in x->why. */
+static int grids_fit(struct run_ctx *x, const struct lbm_case *c)
+{
+    for (int k = 0; k < x->ndecomp && !x->o->weak; k++) {
+        const int *p = x->decomp[k];
+        if (c->nx < (size_t)p[0] || c->ny < (size_t)p[1] || c->nz < (size_t)p[2]) {
+            snprintf(x->why, sizeof x->why, "%zux%zux%zu cannot be split %dx%dx%d: every rank "
+                     "needs a cell per axis", c->nx, c->ny, c->nz, p[0], p[1], p[2]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The rank grids: --procs, or --ranks (default: every rank) through MPI_Dims_create. */
+static int make_grids(struct run_ctx *x, char *err, size_t errlen)
+{
+    const struct lbm_opts *o = x->o;
+    x->ndecomp = 0;
+    x->grid_runs = 0;
+    if (o->nprocs) {
+        memcpy(x->decomp, o->procs, sizeof o->procs);
+        x->ndecomp = o->nprocs;
+    } else {
+        size_t n = o->ranks.n ? o->ranks.n : 1;
+        if (n > LBM_DECOMP_MAX) {
+            snprintf(err, errlen, "--ranks: at most %d counts", LBM_DECOMP_MAX);
+            return 1;
+        }
+        for (size_t k = 0; k < n; k++) {
+            int r = o->ranks.n ? (int)o->ranks.v[k] : dist_size();
+            if (r > dist_size()) {
+                snprintf(err, errlen, "--ranks %d: the job has %d rank(s) (mpirun -np N)", r,
+                         dist_size());
+                return 1;
+            }
+            if (dist_dims_create(r, x->decomp[x->ndecomp++])) {
+                snprintf(err, errlen, "--ranks %d: cannot split %d ranks here", r, r);
+                return 1;
+            }
+        }
+    }
+    for (int k = 0; k < x->ndecomp; k++) {
+        const int *p = x->decomp[k], r = p[0] * p[1] * p[2];
+        if (r > dist_size()) {
+            snprintf(err, errlen, "--procs %dx%dx%d needs %d ranks; the job has %d (mpirun -np N%s)",
+                     p[0], p[1], p[2], r, dist_size(),
+                     dist_have_mpi() ? "" : "; this build has no MPI");
+            return 1;
+        }
+        x->grid_runs += r == 1 ? 1 : o->noverlaps;
+    }
+    return 0;
 }
 
 /* Visits every case; with run == 0 only counts them and tracks the largest allocation. */
@@ -168,15 +345,16 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     if (c.geometry == LBM_CHANNEL)
                                         c.force[0] = o->force;
                                     c.threads = o->block.n ? (int)o->block.v[bi] : 0;
-                                    n++;
+                                    n += x->grid_runs;
                                     if (!run) {
-                                        size_t b = lbm_bytes_needed(&c);
-                                        if (lbm_case_supported(&c, x->why, sizeof x->why))
+                                        size_t b = local_bytes(x, &c);
+                                        if (lbm_case_supported(&c, x->why, sizeof x->why) ||
+                                            grids_fit(x, &c))
                                             return -3;
                                         *largest = b > *largest ? b : *largest;
-                                    } else if (interrupt_requested()) {
+                                    } else if (dist_max_int(interrupt_requested())) {
                                         return -2;
-                                    } else if (run_case(x, &c)) {
+                                    } else if (run_grids(x, &c)) {
                                         return -1;
                                     }
                                 }
@@ -188,6 +366,9 @@ static int supported(int k, char *why, size_t whylen)
     return lbm_kernel_supported((enum lbm_kernel)k, why, whylen);
 }
 
+/* Errors are said once, by rank 0; every rank returns the code. */
+#define FAIL(code, ...) (dist_rank() == 0 ? cli_error(prog, code, __VA_ARGS__) : (code))
+
 int main(int argc, char **argv)
 {
     struct lbm_opts *o = calloc(1, sizeof *o);
@@ -197,8 +378,10 @@ int main(int argc, char **argv)
     int rc;
 
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    if (!o || !x) {
-        rc = cli_error(prog, 1, "out of memory");
+    if (!o || !x)
+        return cli_error(prog, 1, "out of memory");
+    if (dist_init(&argc, &argv, err, sizeof err)) {
+        rc = cli_error(prog, 2, "%s", err);
         goto done;
     }
     x->out = stdout;
@@ -208,33 +391,37 @@ int main(int argc, char **argv)
         goto done;
     }
     if (rc) {
-        rc = cli_error(prog, 2, "%s", err);
+        rc = FAIL(2, "%s", err);
         goto done;
     }
-    if (lbm_backend_open(&x->dev, err, sizeof err) ||
+    x->o = o;
+    if (lbm_backend_select(dist_local_rank(), err, sizeof err) ||
+        lbm_backend_open(&x->dev, err, sizeof err) ||
         cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
-                             "--kernel", supported, err, sizeof err)) {
-        rc = cli_error(prog, 2, "%s", err);
+                             "--kernel", supported, err, sizeof err) ||
+        make_grids(x, err, sizeof err)) {
+        rc = FAIL(2, "%s", err);
         goto done;
     }
     if (o->ndims == 0) {
         size_t edge = strcmp(lbm_backend_name, "gpu") == 0 ? 256 : 128;
         o->dims[0][0] = o->dims[0][1] = o->dims[0][2] = edge;
         o->ndims = 1;
-        fprintf(stderr, "%s: default domain %zu^3 (--size or --dims to choose)\n", prog, edge);
+        if (dist_rank() == 0)
+            fprintf(stderr, "%s: default domain %zu^3 (--size, --dims or --local to choose)\n",
+                    prog, edge);
     }
     sysinfo_host_get(&x->host);
-    x->o = o;
     x->ncases = sweep(x, 0, &largest);
     if (x->ncases < 0) {
-        rc = cli_error(prog, 2, "%s", x->why);
+        rc = FAIL(2, "%s", x->why);
         goto done;
     }
     avail = lbm_memory_available();
     if (avail > 0 && (double)largest > 0.9 * (double)avail) {
-        rc = cli_error(prog, 2, "the largest case needs %.2f GiB but only %.2f GiB are available: "
-                                "choose smaller domains",
-                       largest / 1073741824.0, avail / 1073741824.0);
+        rc = FAIL(2, "the largest case needs %.2f GiB%s but only %.2f GiB are available: choose "
+                     "smaller domains", largest / 1073741824.0,
+                  dist_size() > 1 ? " per rank" : "", avail / 1073741824.0);
         goto done;
     }
     x->times = malloc((size_t)o->reps * sizeof *x->times);
@@ -242,24 +429,27 @@ int main(int argc, char **argv)
         rc = cli_error(prog, 1, "out of memory");
         goto done;
     }
-    if (o->out) {
-        x->out = fopen(o->out, "w");
-        if (!x->out) {
-            x->out = stdout;
-            rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
-            goto done;
+    if (dist_rank() == 0) { /* rank 0 alone writes the CSV */
+        if (o->out) {
+            x->out = fopen(o->out, "w");
+            if (!x->out) {
+                x->out = stdout;
+                rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
+            }
         }
+        if (!rc && csv_write_header(x->out))
+            rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+        progress_start(&x->prog, prog, x->ncases);
     }
-    if (csv_write_header(x->out)) {
-        rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+    rc = dist_max_int(rc);
+    if (rc)
         goto done;
-    }
-    progress_start(&x->prog, prog, x->ncases);
     interrupt_install();
     rc = sweep(x, 1, &largest);
     if (rc == -2) {
-        fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
-                        "complete\n", prog, x->icase, x->ncases);
+        if (dist_rank() == 0)
+            fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
+                            "complete\n", prog, x->icase, x->ncases);
         rc = 130;
     } else {
         rc = rc < 0 ? 1 : 0;
@@ -270,12 +460,13 @@ int main(int argc, char **argv)
         rc = 1;
     }
 done:
-    if (x && x->out && x->out != stdout && fclose(x->out) != 0) {
+    if (x->out && x->out != stdout && fclose(x->out) != 0) {
         fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
         rc = rc ? rc : 1;
     }
-    if (x)
-        free(x->times);
+    rc = dist_max_int(rc);
+    dist_finalize();
+    free(x->times);
     free(x);
     free(o);
     return rc;

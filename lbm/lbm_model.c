@@ -65,24 +65,47 @@ void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *d
     *dram_bytes = (double)((write_allocate ? 57 : 38) * esize);
 }
 
+static void ghosts(const struct lbm_case *c, int g[3])
+{
+    for (int a = 0; a < 3; a++)
+        g[a] = c->place.neighbor[a][0] || c->place.neighbor[a][1];
+}
+
 size_t lbm_bytes_needed(const struct lbm_case *c)
 {
     struct lbm_layout l;
-    if (lbm_layout_make(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec)))
+    int g[3];
+    ghosts(c, g);
+    if (lbm_layout_make_halo(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g))
         return 0;
     return 2 * l.elems * prec_size(c->prec);
 }
 
+void lbm_global_dims(const struct lbm_case *c, size_t g[3])
+{
+    const size_t local[3] = {c->nx, c->ny, c->nz};
+    for (int a = 0; a < 3; a++)
+        g[a] = c->place.global[a] ? c->place.global[a] : local[a];
+}
+
 int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, size_t errlen)
 {
+    int g[3];
     u->c = *c;
     u->es = prec_size(c->prec);
-    if (lbm_layout_make(&u->l, c->nx, c->ny, c->nz, c->pad, c->align, u->es)) {
+    ghosts(c, g);
+    if (lbm_layout_make_halo(&u->l, c->nx, c->ny, c->nz, c->pad, c->align, u->es, g)) {
         snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
                  u->es);
         return 1;
     }
     lbm_geometry_bounds(c->geometry, c->lid_ux, &u->b);
+    for (int a = 0; a < 3; a++) {
+        u->b.neighbor[a][0] = c->place.neighbor[a][0];
+        u->b.neighbor[a][1] = c->place.neighbor[a][1];
+        if (g[a])
+            u->b.periodic[a] = 0; /* the axis is split: its wrap is a neighbour's ghost layer */
+    }
     lbm_coll_params_sp(c, &u->psp);
     lbm_coll_params_dp(c, &u->pdp);
     return 0;

@@ -36,6 +36,13 @@ static void usage(const char *prog)
             "  --reps N           timed repetitions (default 5)\n"
             "  --peak-bw GBS      theoretical bandwidth for the row (gpu: from the device)\n"
             "  --block LIST       gpu: threads per block, multiples of 32 up to 1024\n"
+            "Distributed runs (under mpirun; one GPU per rank, by node-local rank):\n"
+            "  --procs LIST       rank grids PXxPYxPZ, e.g. 1x1x1,2x1x1,2x2x1 (default: all ranks,\n"
+            "                     split by MPI_Dims_create)\n"
+            "  --ranks LIST       rank counts, each split by MPI_Dims_create, e.g. 1,2,4\n"
+            "  --local LIST       weak scaling: each rank's box NXxNYxNZ (or N for a cube); the\n"
+            "                     domain grows with the ranks. --size/--dims: strong scaling\n"
+            "  --overlap LIST     on,off: update the interior while halos travel (default on)\n"
             "  -o, --output FILE  write CSV there instead of stdout\n"
             "  -h, --help         this text;  --version  the suite version\n",
             prog);
@@ -44,7 +51,7 @@ static void usage(const char *prog)
 enum {
     OPT_SIZE = 256, OPT_DIMS, OPT_PAD, OPT_ALIGN, OPT_PREC, OPT_COLL, OPT_KERNEL, OPT_GEOM,
     OPT_OMEGA, OPT_VISC, OPT_LID, OPT_FORCE, OPT_STEPS, OPT_WARMUP, OPT_REPS, OPT_PEAK, OPT_BLOCK,
-    OPT_VERSION
+    OPT_PROCS, OPT_RANKS, OPT_LOCAL, OPT_OVERLAP, OPT_VERSION
 };
 
 #define MAX_EDGE 65536
@@ -62,8 +69,9 @@ static int add_dims(struct lbm_opts *o, size_t x, size_t y, size_t z, char *err,
     return 0;
 }
 
-/* "256x128x64,32x32x32" */
-static int parse_dims(const char *text, struct lbm_opts *o, char *err, size_t errlen)
+/* "256x128x64,32x32x32" (cube: also "64") into at most max boxes of edges 1..top */
+static int parse_boxes(const char *opt, const char *text, int cube, size_t top, size_t (*out)[3],
+                       int *count, int max, char *err, size_t errlen)
 {
     const char *p = text;
     for (;;) {
@@ -71,21 +79,37 @@ static int parse_dims(const char *text, struct lbm_opts *o, char *err, size_t er
         for (int a = 0; a < 3; a++) {
             char *end;
             if (*p < '0' || *p > '9') {
-                cli_fail(err, errlen, "--dims '%s': expected boxes like 256x128x64, comma-separated",
-                         text);
+                cli_fail(err, errlen, "%s '%s': expected boxes like %s, comma-separated", opt,
+                         text, cube ? "256x128x64 or 256" : "2x2x1");
                 return 1;
             }
             v[a] = strtoul(p, &end, 10);
-            if (v[a] < 1 || v[a] > MAX_EDGE || (a < 2 && *end != 'x') ||
+            if (a == 0 && cube && (*end == ',' || *end == '\0')) {
+                v[1] = v[2] = v[0];
+                p = end;
+                if (v[0] < 1 || v[0] > top)
+                    break; /* reported below */
+                goto have_box;
+            }
+            if (v[a] < 1 || v[a] > top || (a < 2 && *end != 'x') ||
                 (a == 2 && *end != ',' && *end != '\0')) {
-                cli_fail(err, errlen, "--dims '%s': expected boxes like 256x128x64 with edges from "
-                                      "1 to %d", text, MAX_EDGE);
+                cli_fail(err, errlen, "%s '%s': expected boxes like %s with edges from 1 to %zu",
+                         opt, text, cube ? "256x128x64" : "2x2x1", top);
                 return 1;
             }
             p = end + (a < 2);
         }
-        if (add_dims(o, v[0], v[1], v[2], err, errlen))
+        if (v[0] < 1 || v[0] > top) {
+            cli_fail(err, errlen, "%s '%s': edges must be from 1 to %zu", opt, text, top);
             return 1;
+        }
+    have_box:
+        if (*count == max) {
+            cli_fail(err, errlen, "%s: more than %d entries", opt, max);
+            return 1;
+        }
+        memcpy(out[*count], v, sizeof v);
+        (*count)++;
         if (*p == '\0')
             return 0;
         p++; /* the comma */
@@ -124,14 +148,20 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         {"reps", required_argument, 0, OPT_REPS},
         {"peak-bw", required_argument, 0, OPT_PEAK},
         {"block", required_argument, 0, OPT_BLOCK},
+        {"procs", required_argument, 0, OPT_PROCS},
+        {"ranks", required_argument, 0, OPT_RANKS},
+        {"local", required_argument, 0, OPT_LOCAL},
+        {"overlap", required_argument, 0, OPT_OVERLAP},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
-    int c, idx, have_pad = 0, have_align = 0;
+    static const char *const onoff[2] = {"off", "on"};
+    int c, idx, have_pad = 0, have_align = 0, have_global = 0;
     double nu;
     struct cli_list sizes;
+    size_t boxes[LBM_DECOMP_MAX][3];
 
     memset(o, 0, sizeof *o);
     o->omega = 1.6;
@@ -145,6 +175,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
         case OPT_SIZE:
+            have_global = 1;
             if (cli_opt_list("--size", optarg, 0, 1, MAX_EDGE, &sizes, err, errlen))
                 return 2;
             for (size_t i = 0; i < sizes.n; i++) {
@@ -152,8 +183,43 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                     return 2;
             }
             break;
-        case OPT_DIMS:
-            if (parse_dims(optarg, o, err, errlen))
+        case OPT_DIMS: {
+            size_t(*d)[3] = o->dims + o->ndims;
+            int n = 0;
+            have_global = 1;
+            if (parse_boxes("--dims", optarg, 0, MAX_EDGE, d, &n, LBM_DIMS_MAX - o->ndims, err,
+                            errlen))
+                return 2;
+            o->ndims += n;
+            break;
+        }
+        case OPT_LOCAL: {
+            size_t(*d)[3] = o->dims + o->ndims;
+            int n = 0;
+            o->weak = 1;
+            if (parse_boxes("--local", optarg, 1, MAX_EDGE, d, &n, LBM_DIMS_MAX - o->ndims, err,
+                            errlen))
+                return 2;
+            o->ndims += n;
+            break;
+        }
+        case OPT_PROCS: {
+            int n = 0;
+            if (parse_boxes("--procs", optarg, 0, 4096, boxes, &n, LBM_DECOMP_MAX - o->nprocs, err,
+                            errlen))
+                return 2;
+            for (int k = 0; k < n; k++)
+                for (int a = 0; a < 3; a++)
+                    o->procs[o->nprocs + k][a] = (int)boxes[k][a];
+            o->nprocs += n;
+            break;
+        }
+        case OPT_RANKS:
+            if (cli_opt_list("--ranks", optarg, 0, 1, 65536, &o->ranks, err, errlen))
+                return 2;
+            break;
+        case OPT_OVERLAP:
+            if (names("--overlap", optarg, onoff, 2, o->overlaps, &o->noverlaps, err, errlen))
                 return 2;
             break;
         case OPT_PAD:
@@ -245,6 +311,20 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     }
     if (cli_no_operands(argc, argv, optind, err, errlen))
         return 2;
+    if (o->weak && have_global) {
+        cli_fail(err, errlen, "--local (each rank's box, weak scaling) and --size/--dims (the "
+                              "whole domain, strong scaling) exclude each other");
+        return 2;
+    }
+    if (o->nprocs && o->ranks.n) {
+        cli_fail(err, errlen, "--procs and --ranks exclude each other (--procs names the grids, "
+                              "--ranks lets MPI_Dims_create choose them)");
+        return 2;
+    }
+    if (o->noverlaps == 0) {
+        o->overlaps[0] = 1;
+        o->noverlaps = 1;
+    }
     if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
         cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
         return 2;

@@ -6,10 +6,16 @@
 #include "lbm.h"
 
 #define LBM_DIMS_MAX 256
+#define LBM_DECOMP_MAX 64
 
 struct lbm_opts {
     size_t dims[LBM_DIMS_MAX][3]; /* from --size (cubes) and --dims */
     int ndims;                    /* 0: backend default */
+    int weak;                     /* dims are each rank's own box (--local), not the whole */
+    int procs[LBM_DECOMP_MAX][3]; /* --procs: rank grids */
+    int nprocs;
+    struct cli_list ranks;        /* --ranks: rank counts split by MPI_Dims_create */
+    int overlaps[2], noverlaps;   /* --overlap: 1 on, 0 off (default on) */
     struct cli_list pads, aligns, block;
     int precs[PREC_COUNT], nprecs;
     int colls[LBM_COLLISION_COUNT], ncolls;

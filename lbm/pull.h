@@ -1,5 +1,6 @@
 /* pull.h: where the pull (gather) update of cell (x, y, z) takes f_d from: the cell upstream,
- * x - c_d, wrapped on periodic axes; across a wall, half-way bounce-back: the same cell's
+ * x - c_d, wrapped on periodic axes, in the ghost layer on sides facing another rank; across a
+ * wall, half-way bounce-back: the same cell's
  * opposite population, plus 6 w_d (c_d . u_wall) at the moving lid. One rule for the CPU edge
  * path and the GPU kernel; lbm/reference.c spells it out again on its own. */
 #ifndef LBM_PULL_H
@@ -26,7 +27,9 @@ static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
     for (int a = 0; a < 3; a++) {
         if (s[a] >= 0 && s[a] < n[a])
             continue;
-        if (b->periodic[a]) {
+        if (b->neighbor[a][s[a] >= 0]) {
+            continue; /* the ghost cell: s[a] is -1 or n[a] */
+        } else if (b->periodic[a]) {
             s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
         } else {
             wall = 1;

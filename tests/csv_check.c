@@ -1,6 +1,8 @@
 /* csv_check.c: test helper that reads a result file with the suite's own reader and checks every
  * row for consistency: verified, timings ordered, bandwidth = bytes x cells / time per
- * iteration, MFLUP/s = cells / time (lbm), copies exact (stream), mass drift small (lbm). */
+ * iteration, MFLUP/s = cells / time (lbm), copies exact (stream), mass drift small (lbm), rank
+ * grids that tile the domain (lbm). --same-state: rows of one case on different rank grids must
+ * end in the same state (state_hash), and at least two grids must be present. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +30,11 @@ int main(int argc, char **argv)
     char err[512];
     const char *bench = NULL, *backend = NULL;
     long rows = -1;
+    int same_state = 0;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: csv_check FILE [--bench B] [--backend B] [--rows N]\n");
+        fprintf(stderr, "usage: csv_check FILE [--bench B] [--backend B] [--rows N] "
+                        "[--same-state 1]\n");
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -40,6 +44,8 @@ int main(int argc, char **argv)
             backend = argv[i + 1];
         else if (strcmp(argv[i], "--rows") == 0)
             rows = atol(argv[i + 1]);
+        else if (strcmp(argv[i], "--same-state") == 0)
+            same_state = atoi(argv[i + 1]);
     }
     if (csv_read_path(argv[1], &t, err, sizeof err)) {
         fprintf(stderr, "csv_check: %s\n", err);
@@ -80,10 +86,50 @@ int main(int argc, char **argv)
             expect(r->prog_bytes == 38 * (strcmp(r->precision, "sp") == 0 ? 4 : 8), argv[1], ln,
                    "lbm prog_bytes is not 38 x the value size");
             expect(r->max_rel_err <= 1e-5, argv[1], ln, "mass drift above 1e-5");
-            expect(r->nx * r->ny * r->nz == r->fluid_cells && r->pitch >= r->nx + r->pad, argv[1],
-                   ln, "cells or pitch inconsistent with the domain");
+            expect(r->nx * r->ny * r->nz == r->fluid_cells && r->pitch >= r->local_nx + r->pad,
+                   argv[1], ln, "cells or pitch inconsistent with the domain");
+            {
+                int p[3] = {0, 0, 0};
+                const int64_t local[3] = {r->local_nx, r->local_ny, r->local_nz};
+                const int64_t global[3] = {r->nx, r->ny, r->nz};
+                int ok = sscanf(r->procs, "%dx%dx%d", &p[0], &p[1], &p[2]) == 3 &&
+                         r->ranks == (int64_t)p[0] * p[1] * p[2];
+                /* rank 0's box: the largest of an even split, or each rank's own (weak) */
+                for (int a = 0; a < 3 && ok; a++)
+                    ok = p[a] > 0 && local[a] == (global[a] + p[a] - 1) / p[a];
+                expect(ok, argv[1], ln, "ranks, procs and local dims do not tile the domain");
+                expect(r->comm_s >= 0 && (r->ranks > 1 || r->comm_s == 0), argv[1], ln,
+                       "comm_s negative, or nonzero on one rank");
+                expect(isnan(r->efficiency) || r->efficiency > 0, argv[1], ln,
+                       "efficiency not positive");
+                expect(strlen(r->state_hash) == 16 && strspn(r->state_hash, "0123456789abcdef") == 16,
+                       argv[1], ln, "state_hash is not 16 hex digits");
+            }
         } else {
             expect(r->max_rel_err == 0, argv[1], ln, "a copy must be exact");
+        }
+    }
+    if (same_state) {
+        /* one case: same precision, collision, kernel class, geometry, domain and step count */
+        for (size_t i = 0; i < t.n; i++) {
+            const struct csv_record *a = &t.rows[i];
+            int grids = 0;
+            for (size_t j = 0; j < t.n; j++) {
+                const struct csv_record *b = &t.rows[j];
+                if (strcmp(a->precision, b->precision) || strcmp(a->collision, b->collision) ||
+                    strcmp(a->geometry, b->geometry) || a->nx != b->nx || a->ny != b->ny ||
+                    a->nz != b->nz || a->steps != b->steps || a->reps != b->reps)
+                    continue;
+                if (strcmp(a->state_hash, b->state_hash) != 0) {
+                    fprintf(stderr, "%s:%ld and line %ld: %s %s %s on %s and %s end in different "
+                                    "states (%s, %s)\n", argv[1], t.lines[i], t.lines[j],
+                            a->precision, a->collision, a->geometry, a->procs, b->procs,
+                            a->state_hash, b->state_hash);
+                    bad++;
+                }
+                grids += strcmp(a->procs, b->procs) != 0;
+            }
+            expect(grids > 0, argv[1], t.lines[i], "--same-state: the case ran on one grid only");
         }
     }
     csv_table_free(&t);

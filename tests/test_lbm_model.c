@@ -163,6 +163,22 @@ int main(void)
         }
         CHECK(lbm_layout_make(&l, 100, 3, 2, 0, 6, 4) != 0);
         CHECK(LBM_IDX(&l, 2, 5, 1, 1) == 2 * l.dir_stride + (1 * 3 + 1) * 112 + 5);
+        CHECK(l.org == 0 && l.ox == 0 && l.sy == 3 && l.sz == 2);
+    }
+    {
+        /* a sub-domain with ghost layers on every axis: fluid rows stay 128-byte aligned, ghost
+         * cells at -1 and n, the first ghost corner lies just before fluid cell 0 */
+        struct lbm_layout l;
+        const int g[3] = {1, 1, 1}, gy[3] = {0, 1, 0};
+        CHECK(lbm_layout_make_halo(&l, 100, 3, 2, 0, 128, 4, g) == 0);
+        CHECK(l.ox == 32 && l.pitch == 160 && l.sy == 5 && l.sz == 4);
+        CHECK(l.org == (1 * 5 + 1) * 160 + 32 && l.org * 4 % 128 == 0);
+        CHECK(LBM_IDX(&l, 0, -1, -1, -1) == 31);
+        CHECK(LBM_IDX(&l, 1, 100, 3, 2) == l.dir_stride + l.org + (2 * 5 + 3) * 160 + 100);
+        CHECK(LBM_IDX(&l, 18, 100, 3, 2) < l.elems && l.dir_stride >= 160 * 5 * 4);
+        CHECK(lbm_layout_make_halo(&l, 10, 3, 2, 0, 0, 8, gy) == 0);
+        CHECK(l.ox == 0 && l.pitch == 10 && l.sy == 5 && l.sz == 2 && l.org == 10);
+        CHECK(LBM_IDX(&l, 0, 0, -1, 0) == 0);
     }
     return check_report("test_lbm_model");
 }

@@ -1,0 +1,50 @@
+/* dist.h: distributed runs of the LBM pair over MPI (seed 004): a 3D Cartesian split of the
+ * domain, one sub-domain per rank, ghost layers exchanged after every update: per face the 5
+ * populations that cross it, per edge the 1 (D3Q19 has no corner links). Built without MPI, or
+ * started without a launcher, everything here is the single-rank case. */
+#ifndef LBM_DIST_H
+#define LBM_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lbm.h"
+
+/* Starts MPI when a launcher (mpirun, srun) started the process; returns 0 or nonzero with err. */
+int dist_init(int *argc, char ***argv, char *err, size_t errlen);
+void dist_finalize(void);
+int dist_rank(void);       /* in the whole job */
+int dist_size(void);       /* ranks of the whole job */
+int dist_local_rank(void); /* among the ranks of this node */
+int dist_have_mpi(void);   /* built with MPI */
+/* MPI_Dims_create's balanced split of n ranks (n = 1 without MPI). */
+int dist_dims_create(int n, int procs[3]);
+/* The largest value of v over the job's ranks (exit codes, error flags). */
+int dist_max_int(int v);
+
+struct dist_run;
+
+/* Places this rank's share of `whole` (global dims in nx, ny, nz) split into procs[0..2]: *run
+ * is NULL where this rank has no part in it (it waits in dist_case_end). weak: nx, ny, nz are
+ * each rank's own box instead. The local case goes to *local. Collective over the job. */
+int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
+                    struct dist_run **run, struct lbm_case *local, char *err, size_t errlen);
+/* Halo buffers for an allocated state (after lbm_alloc). */
+int dist_attach(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen);
+/* `steps` updates with halo exchange (exchange = 0: the same updates without it, for timing
+ * only); overlap = 1 updates the interior while the boundary layers travel. *seconds: the
+ * slowest rank's wall time. Collective over the run's ranks. */
+int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, int overlap,
+              double *seconds, char *err, size_t errlen);
+/* Fills the current lattice's ghost layers from the neighbours (after lbm_init or lbm_load). */
+int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen);
+/* Sums over the run's ranks (rank 0 of the run gets them; hashes add modulo 2^64). */
+void dist_sum(struct dist_run *r, double *mass, size_t *nonfinite, uint64_t *hash);
+/* 1 if any rank of the run set flag (collective). */
+int dist_any(struct dist_run *r, int flag);
+int dist_run_rank(const struct dist_run *r); /* this rank within the run */
+int dist_neighbours(const struct dist_run *r); /* halo messages this rank sends per update */
+int dist_device_buffers(const struct dist_run *r); /* 1: MPI reads device memory directly */
+void dist_case_end(struct dist_run *r); /* frees; collective over the job */
+
+#endif
