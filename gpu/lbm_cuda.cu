@@ -557,6 +557,11 @@ extern "C" int lbm_buffers_on_host(void)
     return 0;
 }
 
+extern "C" int lbm_queues_async(void)
+{
+    return 1;
+}
+
 extern "C" int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen)
 {
     for (int k = 0; k < 2; k++) {

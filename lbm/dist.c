@@ -330,10 +330,10 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, char *err, size_t errle
     return 0;
 }
 
-/* Pack every halo from the next lattice and start the transfers; then (exchange_finish) wait
- * and unpack into the next lattice's ghost layers. */
+/* Pack every halo from the next lattice (receives posted first), then send once packed; then
+ * (exchange_finish) wait and unpack into the next lattice's ghost layers. */
 #ifdef LBMR_WITH_MPI
-static int exchange_start(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
+static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
     for (int k = 0; k < r->nh; k++) {
@@ -349,7 +349,12 @@ static int exchange_start(struct dist_run *r, MPI_Request *req, char *err, size_
              lbm_buffer_copy(s, h->shost, h->sbuf, h->bytes, 1, err, errlen)))
             return 1;
     }
-    if (lbm_wait(s, 0, err, errlen))
+    return 0;
+}
+
+static int exchange_send(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
+{
+    if (lbm_wait(r->s, 0, err, errlen))
         return 1;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
@@ -357,6 +362,11 @@ static int exchange_start(struct dist_run *r, MPI_Request *req, char *err, size_
                   r->comm, &req[r->nh + k]);
     }
     return 0;
+}
+
+static int exchange_start(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
+{
+    return exchange_pack(r, req, err, errlen) || exchange_send(r, req, err, errlen);
 }
 
 static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
@@ -383,7 +393,7 @@ int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, 
 #ifdef LBMR_WITH_MPI
     MPI_Request req[36];
     const size_t all_lo[3] = {0, 0, 0}, all_hi[3] = {r->c.nx, r->c.ny, r->c.nz};
-    const int inner = r->nbox - 1;
+    const int inner = r->nbox - 1, async = lbm_queues_async();
     double t0, t;
     MPI_Barrier(r->comm);
     t0 = MPI_Wtime();
@@ -395,9 +405,17 @@ int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, 
         } else if (lbm_update_box(s, all_lo, all_hi, 0, err, errlen)) {
             goto broken;
         }
-        if (exchange && exchange_start(r, req, err, errlen))
+        /* the interior goes between packing and sending: a device backend queues it and the
+         * host moves on to wait for the packs; the CPU computes it while the messages travel */
+        if (exchange && exchange_pack(r, req, err, errlen))
             goto broken;
-        if (overlap && lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+        if (overlap && async &&
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+            goto broken;
+        if (exchange && exchange_send(r, req, err, errlen))
+            goto broken;
+        if (overlap && !async &&
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
             goto broken;
         if ((exchange && exchange_finish(r, req, err, errlen)) ||
             lbm_queues_join(s, err, errlen))

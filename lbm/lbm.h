@@ -109,6 +109,8 @@ int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t byte
 /* 1 when MPI may read and write backend memory itself (the CPU); 0 on the GPU, where dist.c
  * asks the MPI library at run time whether it takes device pointers. */
 int lbm_buffers_on_host(void);
+/* 1 when update and halo calls only queue the work (the GPU); 0 when they complete it (CPU). */
+int lbm_queues_async(void);
 /* Waits for a queue (-1: both) to finish; lbm_queues_join orders everything queued so far
  * before anything queued later on either queue. lbm_swap makes the next lattice current. */
 int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);

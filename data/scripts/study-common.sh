@@ -2,7 +2,8 @@
 # (the gpu-labelled ones only where a GPU is present), logs in $out.
 log() { echo "== $*" >&2; }
 log "build"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
+# shellcheck disable=SC2086
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release ${STUDY_CMAKE_ARGS:-} >"$out/build.log" 2>&1 &&
     cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 label=(-LE gpu)
 nvidia-smi -L >/dev/null 2>&1 && label=()
