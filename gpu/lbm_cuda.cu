@@ -60,18 +60,21 @@ template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f
         lbm_bgk_dp(f, p, FORCED);
 }
 
-/* updates the box [x0, x1) x [y0, y0 + gridDim.y) x [z0, z0 + gridDim.z) */
-template <typename T, int COLL, int FORCED>
+/* BOX = 0: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
+ * kernel, no offset arithmetic); BOX = 1: the box [x0, x1) x [y0, y0 + gridDim.y) x
+ * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs) */
+template <typename T, int COLL, int FORCED, int BOX>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
                             int y0, int z0)
 {
-    const long x = x0 + (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long y = y0 + (long)blockIdx.y, z = z0 + (long)blockIdx.z;
-    if (x >= x1)
+    const long x = (BOX ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = (BOX ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = (BOX ? (long)z0 : 0L) + (long)blockIdx.z;
+    if (x >= (BOX ? (long)x1 : (long)l.nx))
         return;
     const typename coll_of<T>::type pc = p;
-    const size_t cell = l.org + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const size_t cell = (BOX ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
     T f[19];
     if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
@@ -85,7 +88,7 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
-        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid);                    \
+        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, BOX);               \
         f[i] = src[at] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);              \
     }
         LBM_D3Q19(GPU_EDGE_)
@@ -206,18 +209,24 @@ __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long 
 template <typename T> static const void *kernel_fn(int coll, int forced)
 {
     if (forced)
-        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1>
-               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1>
-                                 : (const void *)pull_kernel<T, LBM_BGK, 1>;
-    return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0>
-           : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0>
-                             : (const void *)pull_kernel<T, LBM_BGK, 0>;
+        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1, 0>
+               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1, 0>
+                                 : (const void *)pull_kernel<T, LBM_BGK, 1, 0>;
+    return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0, 0>
+           : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0, 0>
+                             : (const void *)pull_kernel<T, LBM_BGK, 0, 0>;
+}
+
+/* no ghost layers: the whole-domain kernel applies */
+static int halo_free(const struct lbm_state *s)
+{
+    return s->u.l.org == 0 && s->u.l.ox == 0;
 }
 
 /* the update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) */
 template <typename T>
 static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, int x0, int x1,
-                       int y0, int z0, cudaStream_t stream)
+                       int y0, int z0, cudaStream_t stream, int box)
 {
     const T *a = (const T *)src;
     T *d = (T *)dst;
@@ -228,7 +237,10 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
     dim3 t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
     if (s->u.c.collision == C && forced == F) {                                                      \
-        pull_kernel<T, C, F><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0);            \
+        if (box)                                                                                   \
+            pull_kernel<T, C, F, 1><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
+        else                                                                                       \
+            pull_kernel<T, C, F, 0><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
         return;                                                                                    \
     }
     GPU_CASE_(LBM_BGK, 0)
@@ -408,10 +420,10 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     for (int t = 0; t < steps; t++) {
         if (s->u.es == 4)
             launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
-                              0, 0, 0);
+                              0, 0, 0, halo_free(s) ? 0 : 1);
         else
             launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0,
-                               (int)s->u.l.nx, 0, 0, 0);
+                               (int)s->u.l.nx, 0, 0, 0, halo_free(s) ? 0 : 1);
         s->cur = 1 - s->cur;
     }
     if (gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen) ||
@@ -490,10 +502,10 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
            (unsigned)(hi[2] - lo[2]));
     if (s->u.es == 4)
         launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
-                          (int)lo[1], (int)lo[2], s->q[queue]);
+                          (int)lo[1], (int)lo[2], s->q[queue], 1);
     else
         launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
-                           (int)lo[1], (int)lo[2], s->q[queue]);
+                           (int)lo[1], (int)lo[2], s->q[queue], 1);
     return gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 

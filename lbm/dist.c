@@ -122,8 +122,17 @@ int dist_dims_create(int n, int procs[3])
 {
     procs[0] = procs[1] = procs[2] = 0;
 #ifdef LBMR_WITH_MPI
-    if (started)
-        return MPI_Dims_create(n, 3, procs) != MPI_SUCCESS;
+    if (started) {
+        /* MPI_Dims_create orders the factors largest first; the largest goes to z: z and y
+         * faces are whole rows, x faces one value per row (slow halos, 1-wide boxes) */
+        int d[3] = {0, 0, 0};
+        if (MPI_Dims_create(n, 3, d) != MPI_SUCCESS)
+            return 1;
+        procs[0] = d[2];
+        procs[1] = d[1];
+        procs[2] = d[0];
+        return 0;
+    }
 #endif
     if (n != 1)
         return 1;

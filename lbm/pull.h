@@ -15,10 +15,12 @@
 #define LBM_PULL_HD
 #endif
 
-/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. */
+/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. halo = 0
+ * promises a domain with no neighbouring rank (callers pass a constant: the test vanishes). */
 static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
                                                 const struct lbm_bounds *b, int d, int cx, int cy,
-                                                int cz, int opp, long x, long y, long z, int *lid)
+                                                int cz, int opp, long x, long y, long z, int *lid,
+                                                int halo)
 {
     long s[3] = {x - cx, y - cy, z - cz};
     const long n[3] = {(long)l->nx, (long)l->ny, (long)l->nz};
@@ -27,7 +29,8 @@ static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
     for (int a = 0; a < 3; a++) {
         if (s[a] >= 0 && s[a] < n[a])
             continue;
-        if (b->neighbor[a][s[a] >= 0]) {
+        /* (no run-time index into neighbor[a]: on the GPU that copies the bounds to local memory) */
+        if (halo && (s[a] < 0 ? b->neighbor[a][0] : b->neighbor[a][1])) {
             continue; /* the ghost cell: s[a] is -1 or n[a] */
         } else if (b->periodic[a]) {
             s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
