@@ -61,13 +61,15 @@ template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f
 }
 
 /* BOX = 0: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
- * kernel, no offset arithmetic); BOX = 1: the box [x0, x1) x [y0, y0 + gridDim.y) x
- * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs) */
+ * kernel, no offset arithmetic); else the box [x0, x1) x [y0, y0 + gridDim.y) x
+ * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): BOX = 2 where it
+ * touches them, BOX = 1 for the interior, which never reads a ghost (fewer registers) */
 template <typename T, int COLL, int FORCED, int BOX>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
                             int y0, int z0)
 {
+    static_assert(BOX >= 0 && BOX <= 2, "BOX is 0, 1 or 2");
     const long x = (BOX ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
     const long y = (BOX ? (long)y0 : 0L) + (long)blockIdx.y;
     const long z = (BOX ? (long)z0 : 0L) + (long)blockIdx.z;
@@ -88,7 +90,7 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
-        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, BOX);               \
+        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, BOX == 2);          \
         f[i] = src[at] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);              \
     }
         LBM_D3Q19(GPU_EDGE_)
@@ -237,7 +239,9 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
     dim3 t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
     if (s->u.c.collision == C && forced == F) {                                                      \
-        if (box)                                                                                   \
+        if (box == 2)                                                                              \
+            pull_kernel<T, C, F, 2><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
+        else if (box == 1)                                                                         \
             pull_kernel<T, C, F, 1><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
         else                                                                                       \
             pull_kernel<T, C, F, 0><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
@@ -500,12 +504,16 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
         return 0;
     dim3 g((unsigned)((hi[0] - lo[0] + s->threads - 1) / s->threads), (unsigned)(hi[1] - lo[1]),
            (unsigned)(hi[2] - lo[2]));
+    const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
+    int ghosts = 0; /* does a cell of the box pull from a ghost layer? */
+    for (int a = 0; a < 3; a++)
+        ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
     if (s->u.es == 4)
         launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
-                          (int)lo[1], (int)lo[2], s->q[queue], 1);
+                          (int)lo[1], (int)lo[2], s->q[queue], ghosts ? 2 : 1);
     else
         launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], g, (int)lo[0], (int)hi[0],
-                           (int)lo[1], (int)lo[2], s->q[queue], 1);
+                           (int)lo[1], (int)lo[2], s->q[queue], ghosts ? 2 : 1);
     return gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 
