@@ -16,11 +16,20 @@ int roof_same_device(const struct csv_record *a, const struct csv_record *b)
            strcmp(a->backend, b->backend) == 0 && strcmp(a->precision, b->precision) == 0;
 }
 
+/* Devices whose bandwidth a row used: one per rank on the GPU; CPU ranks share their host's
+ * memory (the ranks of one node are compared with that node's ceiling). */
+double roof_devices(const struct csv_record *r)
+{
+    return r->ranks > 1 && strcmp(r->backend, "gpu") == 0 ? (double)r->ranks : 1.0;
+}
+
 int roof_cache_resident(const struct csv_record *r)
 {
     double s = strcmp(r->precision, "sp") == 0 ? 4 : 8;
     double pitch = r->pitch > 0 ? (double)r->pitch : (double)r->nx;
-    double bytes = 2.0 * 19.0 * pitch * (double)r->ny * (double)r->nz * s;
+    double ny = r->local_ny > 0 ? (double)r->local_ny : (double)r->ny;
+    double nz = r->local_nz > 0 ? (double)r->local_nz : (double)r->nz;
+    double bytes = 2.0 * 19.0 * pitch * ny * nz * s; /* per rank */
     return r->llc_bytes > 0 && bytes <= 2.0 * (double)r->llc_bytes;
 }
 
@@ -52,14 +61,16 @@ int roof_evaluate(const struct csv_table *t, const struct csv_record *lbm, struc
     }
     e->cache_resident = roof_cache_resident(lbm);
     if (lbm->peak_bw_GBs > 0)
-        e->pct_of_peak = 100.0 * lbm->bw_dram_GBs / lbm->peak_bw_GBs;
+        e->pct_of_peak = 100.0 * lbm->bw_dram_GBs / (lbm->peak_bw_GBs * roof_devices(lbm));
     if (e->copy19) {
-        e->copy19_mflups = roof_ceiling_mflups(e->copy19->bw_dram_GBs, lbm->dram_bytes);
+        e->copy19_mflups =
+            roof_ceiling_mflups(e->copy19->bw_dram_GBs * roof_devices(lbm), lbm->dram_bytes);
         e->pct_copy19 = 100.0 * lbm->mflups / e->copy19_mflups;
     }
     if (!e->copy)
         return 1;
-    e->ceiling_mflups = roof_ceiling_mflups(e->copy->bw_dram_GBs, lbm->dram_bytes);
+    e->ceiling_mflups = roof_ceiling_mflups(e->copy->bw_dram_GBs * roof_devices(lbm),
+                                            lbm->dram_bytes);
     e->pct = 100.0 * lbm->mflups / e->ceiling_mflups;
     e->pct_med = 100.0 * lbm->mflups_med / e->ceiling_mflups;
     e->above_ceiling = e->pct > 100.0;

@@ -11,6 +11,8 @@ double roof_ceiling_mflups(double bw_GBs, double bytes_per_update);
 /* same host, device, backend and precision */
 int roof_same_device(const struct csv_record *a, const struct csv_record *b);
 
+/* 1, or the ranks of a GPU row run on several GPUs: its ceiling is that many devices' */
+double roof_devices(const struct csv_record *r);
 /* Lattice bytes (two lattices, padding included) within 2 x the LLC or L2 the row reports: a
  * sweep then finds much of what it reads still in cache, and the DRAM ceiling does not bound it. */
 int roof_cache_resident(const struct csv_record *lbm);

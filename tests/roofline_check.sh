@@ -28,6 +28,11 @@ v=$(col "$tmp/r.csv" pct_of_peak 'gpu,pull,bgk,cavity,sp'); near "$v" 72.55 && o
 v=$(col "$tmp/r.csv" flags 'gpu,pull,bgk,cavity,dp'); [ "$v" = no_ceiling ] && ok "gpu dp no_ceiling" || bad "gpu dp flags '$v'"
 grep -q "no stream copy rows for host gpuhost.*precision dp" "$tmp/r.err" && ok "stderr names what is missing" || bad "no_ceiling not explained on stderr"
 
+# a 2-rank GPU row: twice the updates on twice the devices is the same percent, not 162%
+"$rl" "$fx/stream.csv" "$fx/lbm-ranks.csv" >"$tmp/rk.csv" 2>/dev/null || bad "ranks report exit $?"
+v=$(col "$tmp/rk.csv" pct_of_ceiling 'gpu,pull,bgk,cavity,sp'); near "$v" 81.07 && ok "2-rank gpu sp 81.07% of 2 devices" || bad "2-rank gpu pct $v"
+v=$(col "$tmp/rk.csv" pct_of_peak 'gpu,pull,bgk,cavity,sp'); near "$v" 72.55 && ok "2-rank pct of 2 peaks 72.55%" || bad "2-rank peak pct $v"
+
 # 2. the summary
 "$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/s.csv" 2>/dev/null || bad "summary exit $?"
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"
