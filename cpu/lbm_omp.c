@@ -21,9 +21,10 @@ const char lbm_backend_name[] = "cpu";
 
 struct lbm_state {
     struct lbm_setup u;
-    char *mem[2]; /* the allocations */
+    char *mem[2]; /* the allocations (one for aa) */
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
+    int aa_even;  /* aa: the next step is an even (cell-local) one; 0 right after init */
     size_t buf_elems; /* per-thread row buffer of the nt kernel */
     char region[32];  /* likwid marker region: lbm_<kernel> */
 };
@@ -163,6 +164,123 @@ typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, s
 #undef ROW_COLL
 #undef ROW_REAL
 
+/* The in-place kernel's rows, one pair per precision x collision x forcing. */
+typedef void (*aa_fn)(const struct lbm_state *, void *, size_t, size_t);
+#define ROW_REAL float
+#define ROW_COLL struct lbm_coll_sp
+#define ROW_PARAMS psp
+#define ROW_FORCED 0
+#define ROW_COLLIDE lbm_bgk_sp
+#define AA_FN_EVEN aa_even_bgk_sp
+#define AA_FN_ODD aa_odd_bgk_sp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_sp
+#define AA_FN_EVEN aa_even_trt_sp
+#define AA_FN_ODD aa_odd_trt_sp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_sp
+#define AA_FN_EVEN aa_even_mrt_sp
+#define AA_FN_ODD aa_odd_mrt_sp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#define ROW_FORCED 1
+#define ROW_COLLIDE lbm_bgk_sp
+#define AA_FN_EVEN aa_even_bgk_sp_f
+#define AA_FN_ODD aa_odd_bgk_sp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_sp
+#define AA_FN_EVEN aa_even_trt_sp_f
+#define AA_FN_ODD aa_odd_trt_sp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_sp
+#define AA_FN_EVEN aa_even_mrt_sp_f
+#define AA_FN_ODD aa_odd_mrt_sp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#undef ROW_PARAMS
+#undef ROW_COLL
+#undef ROW_REAL
+#define ROW_REAL double
+#define ROW_COLL struct lbm_coll_dp
+#define ROW_PARAMS pdp
+#define ROW_FORCED 0
+#define ROW_COLLIDE lbm_bgk_dp
+#define AA_FN_EVEN aa_even_bgk_dp
+#define AA_FN_ODD aa_odd_bgk_dp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_dp
+#define AA_FN_EVEN aa_even_trt_dp
+#define AA_FN_ODD aa_odd_trt_dp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_dp
+#define AA_FN_EVEN aa_even_mrt_dp
+#define AA_FN_ODD aa_odd_mrt_dp
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#define ROW_FORCED 1
+#define ROW_COLLIDE lbm_bgk_dp
+#define AA_FN_EVEN aa_even_bgk_dp_f
+#define AA_FN_ODD aa_odd_bgk_dp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_dp
+#define AA_FN_EVEN aa_even_trt_dp_f
+#define AA_FN_ODD aa_odd_trt_dp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_dp
+#define AA_FN_EVEN aa_even_mrt_dp_f
+#define AA_FN_ODD aa_odd_mrt_dp_f
+#include "lbm_omp_aa.inc"
+#undef AA_FN_EVEN
+#undef AA_FN_ODD
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#undef ROW_PARAMS
+#undef ROW_COLL
+#undef ROW_REAL
+
+/* [precision][collision][forced][0 odd (neighbours), 1 even (own cell)] */
+static const aa_fn aa_rows[2][3][2][2] = {
+    {{{aa_odd_bgk_sp, aa_even_bgk_sp}, {aa_odd_bgk_sp_f, aa_even_bgk_sp_f}},
+     {{aa_odd_trt_sp, aa_even_trt_sp}, {aa_odd_trt_sp_f, aa_even_trt_sp_f}},
+     {{aa_odd_mrt_sp, aa_even_mrt_sp}, {aa_odd_mrt_sp_f, aa_even_mrt_sp_f}}},
+    {{{aa_odd_bgk_dp, aa_even_bgk_dp}, {aa_odd_bgk_dp_f, aa_even_bgk_dp_f}},
+     {{aa_odd_trt_dp, aa_even_trt_dp}, {aa_odd_trt_dp_f, aa_even_trt_dp_f}},
+     {{aa_odd_mrt_dp, aa_even_mrt_dp}, {aa_odd_mrt_dp_f, aa_even_mrt_dp_f}}},
+};
+
 /* [precision][collision][variant: 0 ordinary, 1 non-temporal, 2 forced] */
 static const row_fn rows[2][3][3] = {
     {{row_bgk_sp, row_bgk_sp_nt, row_bgk_sp_f},
@@ -208,7 +326,7 @@ int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 
 int lbm_write_allocates(enum lbm_kernel k)
 {
-    return k == LBM_PULL;
+    return k == LBM_PULL; /* aa stores into lines it has just read */
 }
 
 size_t lbm_memory_available(void)
@@ -230,13 +348,13 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         return 1;
     }
     s->buf_elems = 19 * s->u.l.pitch;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
         s->mem[k] = cpu_alloc(s->u.l.elems * s->u.es + LATTICE_SHIFT);
         s->lat[k] = s->mem[k] ? s->mem[k] + k * LATTICE_SHIFT : NULL;
         if (!s->lat[k]) {
             snprintf(err, errlen, "cannot allocate %.2f GiB",
-                     2.0 * s->u.l.elems * s->u.es / 1073741824.0);
+                     (double)lbm_lattices(c->kernel) * s->u.l.elems * s->u.es / 1073741824.0);
             lbm_free(s);
             return 1;
         }
@@ -265,6 +383,13 @@ static double get(const struct lbm_state *s, const char *lat, size_t i)
     return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
 }
 
+/* Slot of direction d between updates: its own, or for aa (after an even number of steps) the
+ * opposite one (lbm_omp_aa.inc). */
+static int slot(const struct lbm_state *s, int d)
+{
+    return s->u.c.kernel == LBM_AA ? lbm_opp[d] : d;
+}
+
 /* Writes both lattices row by row with the kernel's schedule; padding, ghost layers and the
  * second lattice are poisoned so a kernel that reads or leaves them shows up in the check. */
 static void fill(struct lbm_state *s, const double *pdf)
@@ -272,15 +397,17 @@ static void fill(struct lbm_state *s, const double *pdf)
     const struct lbm_layout *l = &s->u.l;
     const struct lbm_place *pl = &s->u.c.place;
     const long ox = (long)l->ox, gy = (long)l->gy, gz = (long)l->gz;
+    s->aa_even = 0;
 #pragma omp parallel for collapse(2) schedule(static)
     for (size_t zs = 0; zs < l->sz; zs++) {
         for (size_t ys = 0; ys < l->sy; ys++) {
             const long z = (long)zs - gz, y = (long)ys - gy;
             const int row_fluid = y >= 0 && y < (long)l->ny && z >= 0 && z < (long)l->nz;
-            for (int d = 0; d < 19; d++) {
+            for (int k = 0; k < 19; k++) {
+                const int d = slot(s, k); /* slot k holds direction d */
                 for (size_t xs = 0; xs < l->pitch; xs++) {
                     const long x = (long)xs - ox;
-                    size_t i = (size_t)d * l->dir_stride + (zs * l->sy + ys) * l->pitch + xs;
+                    size_t i = (size_t)k * l->dir_stride + (zs * l->sy + ys) * l->pitch + xs;
                     double v = NAN;
                     if (row_fluid && x >= 0 && x < (long)l->nx) /* stored shifted: g = f - w */
                         v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) * l->nx +
@@ -289,7 +416,8 @@ static void fill(struct lbm_state *s, const double *pdf)
                                                    (size_t)y + pl->offset[1],
                                                    (size_t)z + pl->offset[2]);
                     put(s, s->lat[0], i, v);
-                    put(s, s->lat[1], i, NAN);
+                    if (s->lat[1])
+                        put(s, s->lat[1], i, NAN);
                 }
             }
         }
@@ -322,6 +450,24 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     (void)err;
     (void)errlen;
     t0 = omp_get_wtime();
+    if (s->u.c.kernel == LBM_AA) {
+        const int forced = lbm_forced(&s->u.c);
+        for (int t = 0; t < steps; t++) {
+            aa_fn row = aa_rows[s->u.c.prec == PREC_DP][s->u.c.collision][forced][s->aa_even];
+#pragma omp parallel
+            {
+                cpu_marker_start(s->region);
+#pragma omp for collapse(2) schedule(static)
+                for (size_t z = 0; z < l->nz; z++)
+                    for (size_t y = 0; y < l->ny; y++)
+                        row(s, s->lat[0], y, z);
+                cpu_marker_stop(s->region);
+            }
+            s->aa_even = !s->aa_even;
+        }
+        *seconds = omp_get_wtime() - t0;
+        return 0;
+    }
     for (int t = 0; t < steps; t++) {
         const char *src = s->lat[s->cur];
         char *dst = s->lat[1 - s->cur];
@@ -344,17 +490,28 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     return 0;
 }
 
+/* aa's lattice is readable as populations only between pairs of updates */
+static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
+{
+    if (s->aa_even) {
+        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
+                              "updates: read it after an even number");
+        return 0;
+    }
+    return 1;
+}
+
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
-    (void)err;
-    (void)errlen;
+    if (!between_pairs(s, err, errlen))
+        return 1;
     for (int d = 0; d < 19; d++)
         for (size_t z = 0; z < l->nz; z++)
             for (size_t y = 0; y < l->ny; y++)
                 for (size_t x = 0; x < l->nx; x++)
                     pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        get(s, s->lat[s->cur], LBM_IDX(l, d, x, y, z)) + lbm_w[d];
+                        get(s, s->lat[s->cur], LBM_IDX(l, slot(s, d), x, y, z)) + lbm_w[d];
     return 0;
 }
 
@@ -367,15 +524,15 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     double m = 0;
     size_t bad = 0;
     uint64_t h = 0;
-    (void)err;
-    (void)errlen;
+    if (!between_pairs(s, err, errlen))
+        return 1;
     lbm_global_dims(&s->u.c, g);
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad, h)
     for (size_t z = 0; z < l->nz; z++) {
         for (size_t y = 0; y < l->ny; y++) {
             for (int d = 0; d < 19; d++) {
                 for (size_t x = 0; x < l->nx; x++) {
-                    size_t i = LBM_IDX(l, d, x, y, z);
+                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
                     double v = get(s, s->lat[s->cur], i);
                     uint64_t bits;
                     if (s->u.es == 4) {

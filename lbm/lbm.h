@@ -20,7 +20,9 @@ extern "C" {
 enum lbm_kernel {
     LBM_PULL = 0,    /* two lattices, fused stream-collide, pull (gather), ordinary stores */
     LBM_PULL_NT = 1, /* the same with non-temporal stores (CPU) */
-    LBM_KERNEL_COUNT = 2
+    LBM_AA = 2,      /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
+                        write a cell's own values, odd steps its neighbours'; one rank only */
+    LBM_KERNEL_COUNT = 3
 };
 
 extern const char *const lbm_kernel_names[LBM_KERNEL_COUNT];
@@ -126,7 +128,18 @@ void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p);
 int lbm_forced(const struct lbm_case *c);
 /* The whole domain's cells per axis (the case's own for a single-rank run). */
 void lbm_global_dims(const struct lbm_case *c, size_t g[3]);
-/* Bytes of the two lattices of a case (what a backend allocates, give or take a page). */
+/* The opposite direction: pairs are neighbours (1-2, ..., 17-18) */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline int lbm_opposite(int d)
+{
+    return d == 0 ? 0 : (d & 1 ? d + 1 : d - 1);
+}
+
+/* Lattices a kernel keeps: 2, or 1 for the in-place aa */
+int lbm_lattices(enum lbm_kernel k);
+/* Bytes of the lattices of a case (what a backend allocates, give or take a page). */
 size_t lbm_bytes_needed(const struct lbm_case *c);
 /* bytes per fluid-cell update: 19 loads + 19 stores; write-allocate adds 19 reads */
 void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes);

@@ -129,7 +129,11 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     double m0, m1, secs, drift, t_compute = 0;
     size_t bad0, bad1;
     uint64_t h0;
-    int steps = x->o->steps, pass, failed, ranks = procs[0] * procs[1] * procs[2];
+    /* aa's lattice reads back between pairs of updates: even counts throughout */
+    const int pairs = whole->kernel == LBM_AA;
+    const int warmup = x->o->warmup + (pairs && x->o->warmup % 2);
+    int steps = x->o->steps + (pairs && x->o->steps % 2), pass, failed;
+    const int ranks = procs[0] * procs[1] * procs[2];
     char err[512] = "", what[200];
 
     x->icase++;
@@ -154,7 +158,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
              dist_attach(run, s, err, sizeof err) || lbm_init(s, err, sizeof err);
     if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err))
         goto fail;
-    if (x->o->warmup > 0 && dist_step(run, s, x->o->warmup, 1, overlap, &secs, err, sizeof err))
+    if (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err))
         goto fail;
     if (steps == 0) {
         /* as many updates as fill about TARGET_REP_SECONDS, judged from a timed probe */
@@ -162,6 +166,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
             goto fail;
         steps = (int)ceil(TARGET_REP_SECONDS / (secs / 2));
         steps = steps < 2 ? 2 : (steps > 100000 ? 100000 : steps);
+        steps += pairs && steps % 2;
     }
     if (dist_neighbours(run) > 0 || ranks > 1) {
         /* the same updates without the exchange (their results are discarded): what the
@@ -171,8 +176,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
             goto fail;
         t_compute = median_of(x->times, reps);
         if (lbm_init(s, err, sizeof err) || dist_prime(run, s, err, sizeof err) ||
-            (x->o->warmup > 0 &&
-             dist_step(run, s, x->o->warmup, 1, overlap, &secs, err, sizeof err)))
+            (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err)))
             goto fail;
     }
     if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err))
@@ -263,8 +267,15 @@ static size_t local_bytes(const struct run_ctx *x, const struct lbm_case *c)
 /* 0 if every grid splits case c with a cell per rank and axis; else why not, in x->why. */
 static int grids_fit(struct run_ctx *x, const struct lbm_case *c)
 {
-    for (int k = 0; k < x->ndecomp && !x->o->weak; k++) {
+    for (int k = 0; k < x->ndecomp; k++) {
         const int *p = x->decomp[k];
+        if (c->kernel == LBM_AA && p[0] * p[1] * p[2] > 1) {
+            snprintf(x->why, sizeof x->why, "--kernel aa runs on one rank (--procs %dx%dx%d): "
+                     "split domains run pull", p[0], p[1], p[2]);
+            return 1;
+        }
+        if (x->o->weak)
+            continue;
         if (c->nx < (size_t)p[0] || c->ny < (size_t)p[1] || c->nz < (size_t)p[2]) {
             snprintf(x->why, sizeof x->why, "%zux%zux%zu cannot be split %dx%dx%d: every rank "
                      "needs a cell per axis", c->nx, c->ny, c->nz, p[0], p[1], p[2]);
@@ -375,7 +386,7 @@ int main(int argc, char **argv)
     struct run_ctx *x = calloc(1, sizeof *x);
     char err[512];
     size_t largest = 0, avail;
-    int rc;
+    int rc, default_kernels, default_dims;
 
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     if (!o || !x)
@@ -395,6 +406,7 @@ int main(int argc, char **argv)
         goto done;
     }
     x->o = o;
+    default_kernels = o->nkernels == 0;
     if (lbm_backend_select(dist_local_rank(), err, sizeof err) ||
         lbm_backend_open(&x->dev, err, sizeof err) ||
         cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
@@ -403,13 +415,20 @@ int main(int argc, char **argv)
         rc = FAIL(2, "%s", err);
         goto done;
     }
-    if (o->ndims == 0) {
+    if (default_kernels) { /* split domains: every kernel but the single-rank aa */
+        int split = 0, n = 0;
+        for (int k = 0; k < x->ndecomp; k++)
+            split |= x->decomp[k][0] * x->decomp[k][1] * x->decomp[k][2] > 1;
+        for (int k = 0; k < o->nkernels; k++)
+            if (!split || o->kernels[k] != LBM_AA)
+                o->kernels[n++] = o->kernels[k];
+        o->nkernels = n;
+    }
+    default_dims = o->ndims == 0;
+    if (default_dims) {
         size_t edge = strcmp(lbm_backend_name, "gpu") == 0 ? 256 : 128;
         o->dims[0][0] = o->dims[0][1] = o->dims[0][2] = edge;
         o->ndims = 1;
-        if (dist_rank() == 0)
-            fprintf(stderr, "%s: default domain %zu^3 (--size, --dims or --local to choose)\n",
-                    prog, edge);
     }
     sysinfo_host_get(&x->host);
     x->ncases = sweep(x, 0, &largest);
@@ -417,6 +436,9 @@ int main(int argc, char **argv)
         rc = FAIL(2, "%s", x->why);
         goto done;
     }
+    if (default_dims && dist_rank() == 0)
+        fprintf(stderr, "%s: default domain %zu^3 (--size, --dims or --local to choose)\n", prog,
+                o->dims[0][0]);
     avail = lbm_memory_available();
     if (avail > 0 && (double)largest > 0.9 * (double)avail) {
         rc = FAIL(2, "the largest case needs %.2f GiB%s but only %.2f GiB are available: choose "

@@ -5,7 +5,12 @@
 
 #include "lbm.h"
 
-const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt"};
+const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa"};
+
+int lbm_lattices(enum lbm_kernel k)
+{
+    return k == LBM_AA ? 1 : 2;
+}
 const char *const lbm_collision_names[LBM_COLLISION_COUNT] = {"bgk", "trt", "mrt"};
 const char *const lbm_geometry_names[LBM_GEOMETRY_COUNT] = {"cavity", "channel", "periodic"};
 
@@ -78,7 +83,7 @@ size_t lbm_bytes_needed(const struct lbm_case *c)
     ghosts(c, g);
     if (lbm_layout_make_halo(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g))
         return 0;
-    return 2 * l.elems * prec_size(c->prec);
+    return (size_t)lbm_lattices(c->kernel) * l.elems * prec_size(c->prec);
 }
 
 void lbm_global_dims(const struct lbm_case *c, size_t g[3])

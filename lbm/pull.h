@@ -45,4 +45,32 @@ static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
     return LBM_IDX(l, d, s[0], s[1], s[2]);
 }
 
+/* The cell upstream of (x, y, z) along c, (x, y, z) - c, on one rank (no ghost layers): 0 and
+ * its coordinates in s[3] (wrapped on periodic axes), or 1 when a wall lies between, with *lid
+ * when that wall is the moving lid (z = nz). The in-place kernel (aa) asks this both ways: for
+ * where a population comes from (c) and where it goes (-c). */
+static inline LBM_PULL_HD int lbm_upstream(const struct lbm_layout *l, const struct lbm_bounds *b,
+                                           int cx, int cy, int cz, long x, long y, long z,
+                                           long s[3], int *lid)
+{
+    const long n[3] = {(long)l->nx, (long)l->ny, (long)l->nz};
+    int wall = 0;
+    s[0] = x - cx;
+    s[1] = y - cy;
+    s[2] = z - cz;
+    *lid = 0;
+    for (int a = 0; a < 3; a++) {
+        if (s[a] >= 0 && s[a] < n[a])
+            continue;
+        if (b->periodic[a]) {
+            s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
+        } else {
+            wall = 1;
+            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0)
+                *lid = 1;
+        }
+    }
+    return wall;
+}
+
 #endif

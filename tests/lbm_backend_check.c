@@ -1,7 +1,7 @@
 /* lbm_backend_check.c: linked with one LBM backend (test_lbm_cpu, test_lbm_gpu). (1) Against the
  * reference: every geometry x collision x precision x kernel on small padded and aligned domains,
- * an odd number of steps from init.h's state (second lattice and padding poisoned), max relative
- * error <= 1e-12 dp, 1e-5 sp. (2) Physics, dp: plane Poiseuille with TRT against the analytic
+ * an odd number of steps from init.h's state (aa: one more, it reads back after even counts;
+ * second lattice and padding poisoned), max relative error <= 1e-12 dp, 1e-5 sp. (2) Physics, dp: plane Poiseuille with TRT against the analytic
  * parabola (relative L2 <= 1e-5), Taylor-Green decay rate within 1% of nu k^2. */
 #include <math.h>
 #include <stdio.h>
@@ -184,7 +184,8 @@ int main(void)
                         c.kernel = (enum lbm_kernel)k;
                         if (g == LBM_CHANNEL)
                             c.force[0] = 1e-4;
-                        e = compare_with_reference(&c, (int)dims[di][5]);
+                        /* aa's lattice reads back after an even number of updates */
+                        e = compare_with_reference(&c, (int)dims[di][5] + (k == LBM_AA));
                         if (!(e <= tol))
                             fprintf(stderr, "  %zux%zux%zu pad %zu align %zu %s %s %s %s: max rel err %g\n",
                                     c.nx, c.ny, c.nz, c.pad, c.align, lbm_geometry_names[g],
