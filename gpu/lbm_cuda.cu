@@ -30,8 +30,30 @@ struct lbm_state {
     double *partial;         /* CHECK_BLOCKS x 2: mass, non-finite count */
     unsigned long long *hsum; /* CHECK_BLOCKS hash partial sums */
     cudaStream_t q[2];       /* distributed runs: 0 boundary and halo (high priority), 1 interior */
+    int aa_even;             /* aa: the next update is the cell-local one; 0 right after init */
     cudaEvent_t qev[2];
 };
+
+static int is_aa(const struct lbm_state *s)
+{
+    return s->u.c.kernel == LBM_AA;
+}
+
+/* the slot direction d occupies between updates (aa: the opposite one, after even counts) */
+static int slot(const struct lbm_state *s, int d)
+{
+    return is_aa(s) ? lbm_opposite(d) : d;
+}
+
+static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
+{
+    if (s->aa_even) {
+        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
+                              "updates: read it after an even number");
+        return 0;
+    }
+    return 1;
+}
 
 template <typename T> struct coll_of;
 template <> struct coll_of<float> {
@@ -102,6 +124,92 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
+/* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
+ * direction d's post-collision value sits in slot opp(d) of its cell. EVEN = 0 (the first of a
+ * pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell, plus the
+ * lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d) of
+ * the cell, with opp(d)'s lid term). EVEN = 1: slot d in, collide, slot opp(d) out. Every
+ * location is read and written by one thread: in place without a barrier. */
+template <typename T, int COLL, int FORCED, int EVEN>
+__global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
+                          typename coll_of<T>::type p)
+{
+    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = blockIdx.y, z = blockIdx.z;
+    if (x >= (long)l.nx)
+        return;
+    const typename coll_of<T>::type pc = p;
+    const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
+    T f[19];
+    if (EVEN) {
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(i) * ds + (long)cell];
+        LBM_D3Q19(AA_LOAD_)
+#undef AA_LOAD_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o) * ds + (long)cell] = f[i];
+        LBM_D3Q19(AA_STORE_)
+#undef AA_STORE_
+    } else if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 &&
+               z < (long)l.nz - 1) {
+        const long c = (long)cell;
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(o) * ds + c - (cx) - (cy) * pitch - (cz) * plane];
+        LBM_D3Q19(AA_LOAD_)
+#undef AA_LOAD_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE_(i, cx, cy, cz, o) lat[(i) * ds + c + (cx) + (cy) * pitch + (cz) * plane] = f[i];
+        LBM_D3Q19(AA_STORE_)
+#undef AA_STORE_
+    } else {
+        const T lid = (T)(6.0 * b.lid_ux);
+        long sc[3];
+        int on_lid;
+#define AA_EDGE_LOAD_(i, cx, cy, cz, o)                                                            \
+    if (lbm_upstream(&l, &b, cx, cy, cz, x, y, z, sc, &on_lid))                                    \
+        f[i] = lat[LBM_IDX(&l, i, x, y, z)] +                                                      \
+               (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);                        \
+    else                                                                                           \
+        f[i] = lat[LBM_IDX(&l, o, sc[0], sc[1], sc[2])];
+        LBM_D3Q19(AA_EDGE_LOAD_)
+#undef AA_EDGE_LOAD_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_EDGE_STORE_(i, cx, cy, cz, o)                                                           \
+    if (lbm_upstream(&l, &b, -(cx), -(cy), -(cz), x, y, z, sc, &on_lid))                           \
+        lat[LBM_IDX(&l, o, x, y, z)] =                                                             \
+            f[i] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(-(cx)) : (T)0);                 \
+    else                                                                                           \
+        lat[LBM_IDX(&l, i, sc[0], sc[1], sc[2])] = f[i];
+        LBM_D3Q19(AA_EDGE_STORE_)
+#undef AA_EDGE_STORE_
+    }
+}
+
+template <typename T>
+static void launch_aa(struct lbm_state *s)
+{
+    T *lat = (T *)s->lat[0];
+    const typename coll_of<T>::type &p =
+        *(const typename coll_of<T>::type *)(sizeof(T) == 4 ? (const void *)&s->u.psp
+                                                            : (const void *)&s->u.pdp);
+    const int forced = lbm_forced(&s->u.c), even = s->aa_even;
+    dim3 g = s->grid, t(s->threads);
+#define GPU_AA_(C, F)                                                                              \
+    if (s->u.c.collision == C && forced == F) {                                                      \
+        if (even)                                                                                  \
+            aa_kernel<T, C, F, 1><<<g, t>>>(lat, s->u.l, s->u.b, p);                                 \
+        else                                                                                       \
+            aa_kernel<T, C, F, 0><<<g, t>>>(lat, s->u.l, s->u.b, p);                                 \
+        return;                                                                                    \
+    }
+    GPU_AA_(LBM_BGK, 0)
+    GPU_AA_(LBM_TRT, 0)
+    GPU_AA_(LBM_MRT, 0)
+    GPU_AA_(LBM_BGK, 1)
+    GPU_AA_(LBM_TRT, 1)
+    GPU_AA_(LBM_MRT, 1)
+#undef GPU_AA_
+}
+
 /* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
  * direction arrays. */
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
@@ -117,7 +225,8 @@ __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, in
 
 /* init.h's state (or NaN poison in padding and ghosts and, with poison_all, everywhere) */
 template <typename T>
-__global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all)
+__global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all,
+                            int aa)
 {
     const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -125,8 +234,9 @@ __global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, in
         size_t x, y, z;
         if (poison_all || !fluid_at(l, i, &d, &x, &y, &z))
             lat[i] = (T)NAN;
-        else /* stored shifted: g = f - w */
-            lat[i] = (T)lbm_init_shifted(d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2]);
+        else /* stored shifted: g = f - w; aa keeps direction d in slot opp(d) */
+            lat[i] = (T)lbm_init_shifted(aa ? lbm_opposite(d) : d, x + pl.offset[0],
+                                         y + pl.offset[1], z + pl.offset[2]);
     }
 }
 
@@ -142,7 +252,7 @@ __device__ __forceinline__ uint64_t bits_of(double v)
 template <typename T>
 __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl,
                              size_t gnx, size_t gny, size_t gnz, double *partial,
-                             unsigned long long *hsum)
+                             unsigned long long *hsum, int aa)
 {
     __shared__ double sm[2][256];
     __shared__ unsigned long long sh[256];
@@ -155,7 +265,7 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place
         if (!fluid_at(l, i, &d, &x, &y, &z))
             continue;
         double v = (double)lat[i];
-        h += lbm_value_hash(d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2], gnx, gny, gnz,
+        h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2], gnx, gny, gnz,
                             bits_of(lat[i]));
         if (isfinite(v))
             m += v;
@@ -208,8 +318,17 @@ __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long 
     }
 }
 
-template <typename T> static const void *kernel_fn(int coll, int forced)
+/* the kernel a case runs (aa: its neighbour half, the one with more registers) */
+template <typename T> static const void *kernel_fn(int coll, int forced, int aa)
 {
+    if (aa && forced)
+        return coll == LBM_TRT ? (const void *)aa_kernel<T, LBM_TRT, 1, 0>
+               : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, 1, 0>
+                                 : (const void *)aa_kernel<T, LBM_BGK, 1, 0>;
+    if (aa)
+        return coll == LBM_TRT ? (const void *)aa_kernel<T, LBM_TRT, 0, 0>
+               : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, 0, 0>
+                                 : (const void *)aa_kernel<T, LBM_BGK, 0, 0>;
     if (forced)
         return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1, 0>
                : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1, 0>
@@ -275,8 +394,9 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
 {
     struct cudaFuncAttributes a;
     int threads = c->threads ? c->threads : DEFAULT_THREADS;
-    const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c))
-                                        : kernel_fn<double>(c->collision, lbm_forced(c));
+    const int aa = c->kernel == LBM_AA;
+    const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa)
+                                        : kernel_fn<double>(c->collision, lbm_forced(c), aa);
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
@@ -321,7 +441,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : DEFAULT_THREADS;
     s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
                    (unsigned)c->nz);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,
                       errlen))
             goto fail;
@@ -349,8 +469,9 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     }
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
-    used->occupancy = gpu_occupancy(s->u.es == 4 ? kernel_fn<float>(c->collision, lbm_forced(c))
-                                                 : kernel_fn<double>(c->collision, lbm_forced(c)),
+    used->occupancy = gpu_occupancy(s->u.es == 4
+                                        ? kernel_fn<float>(c->collision, lbm_forced(c), is_aa(s))
+                                        : kernel_fn<double>(c->collision, lbm_forced(c), is_aa(s)),
                                     s->threads, used->blocks);
     used->pitch = s->u.l.pitch;
     *out = s;
@@ -362,13 +483,16 @@ fail:
 
 static int init_lattices(struct lbm_state *s, char *err, size_t errlen)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < lbm_lattices(s->u.c.kernel); k++) {
         if (s->u.es == 4)
-            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, s->u.c.place, k);
+            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, s->u.c.place, k,
+                                              is_aa(s));
         else
-            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, s->u.c.place, k);
+            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, s->u.c.place, k,
+                                               is_aa(s));
     }
     s->cur = 0;
+    s->aa_even = 0;
     return gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
            gpu_check(cudaDeviceSynchronize(), "init kernel", err, errlen);
 }
@@ -403,7 +527,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
             for (size_t y = 0; y < l->ny; y++)
                 for (size_t x = 0; x < l->nx; x++) {
                     double v = pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
-                    size_t i = LBM_IDX(l, d, x, y, z);
+                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
                     if (s->u.es == 4)
                         ((float *)h)[i] = (float)v;
                     else
@@ -421,7 +545,14 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     float ms = 0;
     if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen))
         return 1;
-    for (int t = 0; t < steps; t++) {
+    for (int t = 0; t < steps && is_aa(s); t++) {
+        if (s->u.es == 4)
+            launch_aa<float>(s);
+        else
+            launch_aa<double>(s);
+        s->aa_even = !s->aa_even;
+    }
+    for (int t = 0; t < steps && !is_aa(s); t++) {
         if (s->u.es == 4)
             launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
                               0, 0, 0, halo_free(s) ? 0 : 1);
@@ -443,8 +574,11 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
 extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
-    char *h = (char *)host_lattice(s);
+    char *h;
     int rc;
+    if (!between_pairs(s, err, errlen))
+        return 1;
+    h = (char *)host_lattice(s);
     if (!h) {
         snprintf(err, errlen, "out of host memory");
         return 1;
@@ -455,7 +589,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
         for (size_t z = 0; z < l->nz; z++)
             for (size_t y = 0; y < l->ny; y++)
                 for (size_t x = 0; x < l->nx; x++) {
-                    size_t i = LBM_IDX(l, d, x, y, z);
+                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
                     pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
                         (s->u.es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) + lbm_rest_weight(d);
                 }
@@ -469,15 +603,17 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, u
     double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
     unsigned long long hs[CHECK_BLOCKS], hsum = 0;
     size_t g[3];
+    if (!between_pairs(s, err, errlen))
+        return 1;
     lbm_global_dims(&s->u.c, g);
     if (s->u.es == 4)
         check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l,
                                                     s->u.c.place, g[0], g[1], g[2], s->partial,
-                                                    s->hsum);
+                                                    s->hsum, is_aa(s));
     else
         check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->u.l,
                                                      s->u.c.place, g[0], g[1], g[2], s->partial,
-                                                     s->hsum);
+                                                     s->hsum, is_aa(s));
     if (gpu_check(cudaGetLastError(), "check kernel", err, errlen) ||
         gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel",
                   err, errlen) ||
