@@ -302,6 +302,12 @@ int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(d);
+#ifdef LBMR_KERNEL_FLAGS
+    if (LBMR_KERNEL_FLAGS[0]) { /* the LBM kernels' own flags (CMakeLists.txt) */
+        size_t n = strlen(d->flags);
+        snprintf(d->flags + n, sizeof d->flags - n, " %s", LBMR_KERNEL_FLAGS);
+    }
+#endif
     cpu_marker_setup();
     return 0;
 }
