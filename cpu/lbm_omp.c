@@ -35,6 +35,7 @@ typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, s
 /* The row kernels, one per precision x collision x {ordinary, non-temporal, forced}, by repeated
  * inclusion of lbm_omp_row.inc. */
 
+#define ROW_CS 1
 #define ROW_REAL float
 #define ROW_COLL struct lbm_coll_sp
 #define ROW_PARAMS psp
@@ -164,6 +165,94 @@ typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, s
 #undef ROW_COLL
 #undef ROW_REAL
 
+
+/* pull_aos: the same rows on an array of structures (ROW_CS 19), ordinary stores */
+#undef ROW_CS
+#define ROW_CS 19
+#define ROW_NT 0
+#define ROW_REAL float
+#define ROW_COLL struct lbm_coll_sp
+#define ROW_PARAMS psp
+#define ROW_FORCED 0
+#define ROW_COLLIDE lbm_bgk_sp
+#define ROW_FN row_bgk_sp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_sp
+#define ROW_FN row_trt_sp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_sp
+#define ROW_FN row_mrt_sp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#define ROW_FORCED 1
+#define ROW_COLLIDE lbm_bgk_sp
+#define ROW_FN row_bgk_sp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_sp
+#define ROW_FN row_trt_sp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_sp
+#define ROW_FN row_mrt_sp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#undef ROW_PARAMS
+#undef ROW_COLL
+#undef ROW_REAL
+#define ROW_REAL double
+#define ROW_COLL struct lbm_coll_dp
+#define ROW_PARAMS pdp
+#define ROW_FORCED 0
+#define ROW_COLLIDE lbm_bgk_dp
+#define ROW_FN row_bgk_dp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_dp
+#define ROW_FN row_trt_dp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_dp
+#define ROW_FN row_mrt_dp_aos
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#define ROW_FORCED 1
+#define ROW_COLLIDE lbm_bgk_dp
+#define ROW_FN row_bgk_dp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_trt_dp
+#define ROW_FN row_trt_dp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#define ROW_COLLIDE lbm_mrt_dp
+#define ROW_FN row_mrt_dp_aos_f
+#include "lbm_omp_row.inc"
+#undef ROW_FN
+#undef ROW_COLLIDE
+#undef ROW_FORCED
+#undef ROW_PARAMS
+#undef ROW_COLL
+#undef ROW_REAL
+#undef ROW_NT
+#undef ROW_CS
+
 /* The in-place kernel's rows, one pair per precision x collision x forcing. */
 typedef void (*aa_fn)(const struct lbm_state *, void *, size_t, size_t);
 #define ROW_REAL float
@@ -281,19 +370,23 @@ static const aa_fn aa_rows[2][3][2][2] = {
      {{aa_odd_mrt_dp, aa_even_mrt_dp}, {aa_odd_mrt_dp_f, aa_even_mrt_dp_f}}},
 };
 
-/* [precision][collision][variant: 0 ordinary, 1 non-temporal, 2 forced] */
-static const row_fn rows[2][3][3] = {
-    {{row_bgk_sp, row_bgk_sp_nt, row_bgk_sp_f},
-     {row_trt_sp, row_trt_sp_nt, row_trt_sp_f},
-     {row_mrt_sp, row_mrt_sp_nt, row_mrt_sp_f}},
-    {{row_bgk_dp, row_bgk_dp_nt, row_bgk_dp_f},
-     {row_trt_dp, row_trt_dp_nt, row_trt_dp_f},
-     {row_mrt_dp, row_mrt_dp_nt, row_mrt_dp_f}},
+/* [precision][collision][variant: 0 ordinary, 1 non-temporal, 2 forced, 3 AoS, 4 AoS forced] */
+static const row_fn rows[2][3][5] = {
+    {{row_bgk_sp, row_bgk_sp_nt, row_bgk_sp_f, row_bgk_sp_aos, row_bgk_sp_aos_f},
+     {row_trt_sp, row_trt_sp_nt, row_trt_sp_f, row_trt_sp_aos, row_trt_sp_aos_f},
+     {row_mrt_sp, row_mrt_sp_nt, row_mrt_sp_f, row_mrt_sp_aos, row_mrt_sp_aos_f}},
+    {{row_bgk_dp, row_bgk_dp_nt, row_bgk_dp_f, row_bgk_dp_aos, row_bgk_dp_aos_f},
+     {row_trt_dp, row_trt_dp_nt, row_trt_dp_f, row_trt_dp_aos, row_trt_dp_aos_f},
+     {row_mrt_dp, row_mrt_dp_nt, row_mrt_dp_f, row_mrt_dp_aos, row_mrt_dp_aos_f}},
 };
 
 static row_fn step_fn(const struct lbm_state *s, int *variant)
 {
-    *variant = lbm_forced(&s->u.c) ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
+    const int forced = lbm_forced(&s->u.c);
+    if (s->u.c.kernel == LBM_PULL_AOS)
+        *variant = forced ? 4 : 3;
+    else
+        *variant = forced ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
     return rows[s->u.c.prec == PREC_DP][s->u.c.collision][*variant];
 }
 
@@ -332,7 +425,7 @@ int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 
 int lbm_write_allocates(enum lbm_kernel k)
 {
-    return k == LBM_PULL; /* aa stores into lines it has just read */
+    return k == LBM_PULL || k == LBM_PULL_AOS; /* aa stores into lines it has just read */
 }
 
 size_t lbm_memory_available(void)
@@ -413,7 +506,7 @@ static void fill(struct lbm_state *s, const double *pdf)
                 const int d = slot(s, k); /* slot k holds direction d */
                 for (size_t xs = 0; xs < l->pitch; xs++) {
                     const long x = (long)xs - ox;
-                    size_t i = (size_t)k * l->dir_stride + (zs * l->sy + ys) * l->pitch + xs;
+                    size_t i = (size_t)k * l->dir_stride + ((zs * l->sy + ys) * l->pitch + xs) * l->cs;
                     double v = NAN;
                     if (row_fluid && x >= 0 && x < (long)l->nx) /* stored shifted: g = f - w */
                         v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) * l->nx +

@@ -83,7 +83,8 @@ template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f
 }
 
 /* BOX = 0: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
- * kernel, no offset arithmetic); else the box [x0, x1) x [y0, y0 + gridDim.y) x
+ * kernel, no offset arithmetic); BOX = 4: the same on an array of structures (pull_aos, a cell's
+ * 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
  * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): BOX = 2 where it
  * touches them, BOX = 1 for the interior, which never reads a ghost (fewer registers) */
 template <typename T, int COLL, int FORCED, int BOX>
@@ -91,20 +92,22 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
                             int y0, int z0)
 {
-    static_assert(BOX >= 0 && BOX <= 2, "BOX is 0, 1 or 2");
-    const long x = (BOX ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long y = (BOX ? (long)y0 : 0L) + (long)blockIdx.y;
-    const long z = (BOX ? (long)z0 : 0L) + (long)blockIdx.z;
-    if (x >= (BOX ? (long)x1 : (long)l.nx))
+    static_assert(BOX >= 0 && BOX <= 4, "BOX is 0, 1, 2 or 4");
+    const int box = BOX == 1 || BOX == 2;
+    const long x = (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z;
+    if (x >= (box ? (long)x1 : (long)l.nx))
         return;
     const typename coll_of<T>::type pc = p;
-    const size_t cell = (BOX ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
     T f[19];
     if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
-    f[i] = src[(i) * ds + base - (cx) - (cy) * pitch - (cz) * plane];
+    f[i] = BOX == 4 ? src[(base - (cx) - (cy) * pitch - (cz) * plane) * 19 + (i)]                  \
+                    : src[(i) * ds + base - (cx) - (cy) * pitch - (cz) * plane];
         LBM_D3Q19(GPU_LOAD_)
 #undef GPU_LOAD_
     } else {
@@ -119,7 +122,11 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_EDGE_
     }
     collide<COLL, FORCED>(f, &pc);
-#define GPU_STORE_(i, cx, cy, cz, o) dst[(size_t)i * l.dir_stride + cell] = f[i];
+#define GPU_STORE_(i, cx, cy, cz, o)                                                               \
+    if (BOX == 4)                                                                                  \
+        dst[cell * 19 + (i)] = f[i];                                                               \
+    else                                                                                           \
+        dst[(size_t)i * l.dir_stride + cell] = f[i];
     LBM_D3Q19(GPU_STORE_)
 #undef GPU_STORE_
 }
@@ -215,8 +222,10 @@ static void launch_aa(struct lbm_state *s)
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
                                         size_t *y, size_t *z)
 {
-    size_t r = i % l.dir_stride, xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
-    *d = (int)(i / l.dir_stride);
+    const int soa = l.cs == 1; /* else AoS: i = cell x 19 + d */
+    size_t r = soa ? i % l.dir_stride : i / 19;
+    size_t xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
+    *d = (int)(soa ? i / l.dir_stride : i % 19);
     *x = xs - l.ox; /* wraps to huge below the fluid */
     *y = ys - l.gy;
     *z = zs - l.gz;
@@ -319,8 +328,16 @@ __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long 
 }
 
 /* the kernel a case runs (aa: its neighbour half, the one with more registers) */
-template <typename T> static const void *kernel_fn(int coll, int forced, int aa)
+template <typename T> static const void *kernel_fn(int coll, int forced, int aa, int aos)
 {
+    if (aos && forced)
+        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1, 4>
+               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1, 4>
+                                 : (const void *)pull_kernel<T, LBM_BGK, 1, 4>;
+    if (aos)
+        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0, 4>
+               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0, 4>
+                                 : (const void *)pull_kernel<T, LBM_BGK, 0, 4>;
     if (aa && forced)
         return coll == LBM_TRT ? (const void *)aa_kernel<T, LBM_TRT, 1, 0>
                : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, 1, 0>
@@ -344,6 +361,14 @@ static int halo_free(const struct lbm_state *s)
     return s->u.l.org == 0 && s->u.l.ox == 0;
 }
 
+/* lbm_step's pull kernel: whole domain (SoA 0, AoS 4), or a box of a sub-domain (1) */
+static int whole_kernel(const struct lbm_state *s)
+{
+    if (s->u.c.kernel == LBM_PULL_AOS)
+        return 4;
+    return halo_free(s) ? 0 : 1;
+}
+
 /* the update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) */
 template <typename T>
 static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, int x0, int x1,
@@ -358,7 +383,9 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
     dim3 t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
     if (s->u.c.collision == C && forced == F) {                                                      \
-        if (box == 2)                                                                              \
+        if (box == 4)                                                                              \
+            pull_kernel<T, C, F, 4><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
+        else if (box == 2)                                                                         \
             pull_kernel<T, C, F, 2><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
         else if (box == 1)                                                                         \
             pull_kernel<T, C, F, 1><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
@@ -394,9 +421,9 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
 {
     struct cudaFuncAttributes a;
     int threads = c->threads ? c->threads : DEFAULT_THREADS;
-    const int aa = c->kernel == LBM_AA;
-    const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa)
-                                        : kernel_fn<double>(c->collision, lbm_forced(c), aa);
+    const int aa = c->kernel == LBM_AA, aos = c->kernel == LBM_PULL_AOS;
+    const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa, aos)
+                                        : kernel_fn<double>(c->collision, lbm_forced(c), aa, aos);
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
@@ -470,8 +497,10 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
     used->occupancy = gpu_occupancy(s->u.es == 4
-                                        ? kernel_fn<float>(c->collision, lbm_forced(c), is_aa(s))
-                                        : kernel_fn<double>(c->collision, lbm_forced(c), is_aa(s)),
+                                        ? kernel_fn<float>(c->collision, lbm_forced(c), is_aa(s),
+                                                           c->kernel == LBM_PULL_AOS)
+                                        : kernel_fn<double>(c->collision, lbm_forced(c), is_aa(s),
+                                                            c->kernel == LBM_PULL_AOS),
                                     s->threads, used->blocks);
     used->pitch = s->u.l.pitch;
     *out = s;
@@ -555,10 +584,10 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     for (int t = 0; t < steps && !is_aa(s); t++) {
         if (s->u.es == 4)
             launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
-                              0, 0, 0, halo_free(s) ? 0 : 1);
+                              0, 0, 0, whole_kernel(s));
         else
             launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0,
-                               (int)s->u.l.nx, 0, 0, 0, halo_free(s) ? 0 : 1);
+                               (int)s->u.l.nx, 0, 0, 0, whole_kernel(s));
         s->cur = 1 - s->cur;
     }
     if (gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen) ||

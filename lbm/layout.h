@@ -1,6 +1,7 @@
-/* layout.h: padded structure-of-arrays indexing. Direction d of cell (x, y, z) lives at
- * d * dir_stride + org + (z * sy + y) * pitch + x; pitch = ox + nx + gx + pad, rounded up to
- * `align` bytes. A sub-domain of a distributed run carries one ghost layer on each side of every
+/* layout.h: padded structure-of-arrays indexing (and, for one study, array of structures).
+ * Direction d of cell (x, y, z) lives at d * dir_stride + (org + (z * sy + y) * pitch + x) * cs;
+ * SoA (every kernel but pull_aos): cs = 1, pitch = ox + nx + gx + pad rounded up to `align`
+ * bytes; AoS: dir_stride = 1, cs = 19 (lbm_layout_make_aos). A sub-domain of a distributed run carries one ghost layer on each side of every
  * axis split between ranks (gx, gy, gz = 1): cells -1 and n along it, which hold what the
  * neighbouring rank streams in; coordinates are local and may be -1 there. Along x the fluid
  * starts at ox = one alignment unit, so rows stay aligned. Without ghosts (every single-rank
@@ -19,9 +20,10 @@ struct lbm_layout {
     size_t ox;         /* x index of fluid cell 0 within a row */
     size_t sy, sz;     /* rows per plane and planes stored: ny + 2 gy, nz + 2 gz */
     size_t pitch;      /* elements per x row, ghosts and padding included */
-    size_t org;        /* element offset of fluid cell (0, 0, 0) within a direction array */
-    size_t dir_stride; /* elements between direction arrays */
-    size_t elems;      /* elements of one lattice: 19 x dir_stride */
+    size_t org;        /* cell offset of fluid cell (0, 0, 0) */
+    size_t dir_stride; /* elements between directions: SoA, a whole array; AoS, 1 */
+    size_t cs;         /* elements between neighbouring cells: SoA 1, AoS 19 */
+    size_t elems;      /* elements of one lattice */
 };
 
 /* pad: elements added to each row; align: row alignment in bytes (0: none, else a multiple of
@@ -49,7 +51,39 @@ static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t n
     l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
     bytes = l->pitch * l->sy * l->sz * esize;
     l->dir_stride = ((bytes + 4095) / 4096 * 4096 + 3 * unit) / esize;
+    l->cs = 1;
     l->elems = 19 * l->dir_stride;
+    return 0;
+}
+
+/* Array of structures (the pull_aos study, one rank): a cell's 19 values side by side, cells in
+ * x rows of `pitch` cells, rows aligned to `align` bytes where 19 x esize allows (pitch a
+ * multiple of align / gcd(align, 19 esize)). */
+static inline int lbm_layout_make_aos(struct lbm_layout *l, size_t nx, size_t ny, size_t nz,
+                                      size_t pad, size_t align, size_t esize)
+{
+    size_t unit = 1, a = align, b = 19 * esize;
+    if (align && align % esize)
+        return 1;
+    while (b) { /* gcd(align, 19 esize) */
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    if (align)
+        unit = align / a;
+    l->nx = nx;
+    l->ny = ny;
+    l->nz = nz;
+    l->gx = l->gy = l->gz = 0;
+    l->ox = 0;
+    l->sy = ny;
+    l->sz = nz;
+    l->pitch = (nx + pad + unit - 1) / unit * unit;
+    l->org = 0;
+    l->dir_stride = 1;
+    l->cs = 19;
+    l->elems = 19 * l->pitch * ny * nz;
     return 0;
 }
 
@@ -61,7 +95,7 @@ static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, si
 
 /* x, y, z may be -1 (a ghost) as a signed value: unsigned wrap-around gives the right offset */
 #define LBM_IDX(l, d, x, y, z)                                                                     \
-    ((size_t)(d) * (l)->dir_stride + (l)->org +                                                    \
-     ((size_t)(z) * (l)->sy + (size_t)(y)) * (l)->pitch + (size_t)(x))
+    ((size_t)(d) * (l)->dir_stride +                                                               \
+     ((l)->org + ((size_t)(z) * (l)->sy + (size_t)(y)) * (l)->pitch + (size_t)(x)) * (l)->cs)
 
 #endif

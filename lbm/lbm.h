@@ -22,7 +22,9 @@ enum lbm_kernel {
     LBM_PULL_NT = 1, /* the same with non-temporal stores (CPU) */
     LBM_AA = 2,      /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
                         write a cell's own values, odd steps its neighbours'; one rank only */
-    LBM_KERNEL_COUNT = 3
+    LBM_PULL_AOS = 3, /* pull on an array of structures (a cell's 19 values together): the
+                        layout step of seed 002's ladder, for comparison; one rank only */
+    LBM_KERNEL_COUNT = 4
 };
 
 extern const char *const lbm_kernel_names[LBM_KERNEL_COUNT];
@@ -139,6 +141,8 @@ static inline int lbm_opposite(int d)
 
 /* Lattices a kernel keeps: 2, or 1 for the in-place aa */
 int lbm_lattices(enum lbm_kernel k);
+/* 1 for the kernels that run on one rank only (aa, pull_aos) */
+int lbm_single_rank(enum lbm_kernel k);
 /* Bytes of the lattices of a case (what a backend allocates, give or take a page). */
 size_t lbm_bytes_needed(const struct lbm_case *c);
 /* bytes per fluid-cell update: 19 loads + 19 stores; write-allocate adds 19 reads */

@@ -269,9 +269,9 @@ static int grids_fit(struct run_ctx *x, const struct lbm_case *c)
 {
     for (int k = 0; k < x->ndecomp; k++) {
         const int *p = x->decomp[k];
-        if (c->kernel == LBM_AA && p[0] * p[1] * p[2] > 1) {
-            snprintf(x->why, sizeof x->why, "--kernel aa runs on one rank (--procs %dx%dx%d): "
-                     "split domains run pull", p[0], p[1], p[2]);
+        if (lbm_single_rank(c->kernel) && p[0] * p[1] * p[2] > 1) {
+            snprintf(x->why, sizeof x->why, "--kernel %s runs on one rank (--procs %dx%dx%d): "
+                     "split domains run pull", lbm_kernel_names[c->kernel], p[0], p[1], p[2]);
             return 1;
         }
         if (x->o->weak)
@@ -415,12 +415,13 @@ int main(int argc, char **argv)
         rc = FAIL(2, "%s", err);
         goto done;
     }
-    if (default_kernels) { /* split domains: every kernel but the single-rank aa */
+    if (default_kernels) { /* not the pull_aos study; split domains: not the single-rank aa */
         int split = 0, n = 0;
         for (int k = 0; k < x->ndecomp; k++)
             split |= x->decomp[k][0] * x->decomp[k][1] * x->decomp[k][2] > 1;
         for (int k = 0; k < o->nkernels; k++)
-            if (!split || o->kernels[k] != LBM_AA)
+            if (o->kernels[k] != LBM_PULL_AOS &&
+                (!split || !lbm_single_rank((enum lbm_kernel)o->kernels[k])))
                 o->kernels[n++] = o->kernels[k];
         o->nkernels = n;
     }

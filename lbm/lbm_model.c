@@ -5,7 +5,19 @@
 
 #include "lbm.h"
 
-const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa"};
+const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa", "pull_aos"};
+
+int lbm_single_rank(enum lbm_kernel k)
+{
+    return k == LBM_AA || k == LBM_PULL_AOS;
+}
+
+static int make_layout(struct lbm_layout *l, const struct lbm_case *c, const int g[3])
+{
+    if (c->kernel == LBM_PULL_AOS)
+        return lbm_layout_make_aos(l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec));
+    return lbm_layout_make_halo(l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g);
+}
 
 int lbm_lattices(enum lbm_kernel k)
 {
@@ -81,7 +93,7 @@ size_t lbm_bytes_needed(const struct lbm_case *c)
     struct lbm_layout l;
     int g[3];
     ghosts(c, g);
-    if (lbm_layout_make_halo(&l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g))
+    if (make_layout(&l, c, g))
         return 0;
     return (size_t)lbm_lattices(c->kernel) * l.elems * prec_size(c->prec);
 }
@@ -99,7 +111,7 @@ int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, siz
     u->c = *c;
     u->es = prec_size(c->prec);
     ghosts(c, g);
-    if (lbm_layout_make_halo(&u->l, c->nx, c->ny, c->nz, c->pad, c->align, u->es, g)) {
+    if (make_layout(&u->l, c, g)) {
         snprintf(err, errlen, "alignment %zu is not a multiple of the value size %zu", c->align,
                  u->es);
         return 1;
