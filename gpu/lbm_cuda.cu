@@ -103,7 +103,27 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
     T f[19];
-    if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+    const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
+    if (BOX == 0 && inner_yz) {
+        /* rows away from the y and z faces, the whole-domain kernel: the x ends are selects in
+         * the same instruction stream (a wall's bounce-back or the periodic wrap), so the first
+         * and last warp of each row do not diverge into the general rule */
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        const long nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i) * ds + base - (cx) - (cy) * pitch - (cz) * plane;                            \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o) * ds + base;                    \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = src[at];                                                                            \
+    }
+        LBM_D3Q19(GPU_LOADX_)
+#undef GPU_LOADX_
+    } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
     f[i] = BOX == 4 ? src[(base - (cx) - (cy) * pitch - (cz) * plane) * 19 + (i)]                  \
