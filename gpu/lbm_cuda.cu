@@ -104,10 +104,11 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     const long plane = (long)(l.pitch * l.sy);
     T f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
-    if (BOX == 0 && inner_yz) {
-        /* rows away from the y and z faces, the whole-domain kernel: the x ends are selects in
-         * the same instruction stream (a wall's bounce-back or the periodic wrap), so the first
-         * and last warp of each row do not diverge into the general rule */
+    if ((BOX == 0 || BOX == 1) && inner_yz) {
+        /* rows away from the y and z faces, in the whole-domain kernel and in interior boxes
+         * (which never reach an x side facing another rank): the x ends are selects in the
+         * same instruction stream (a wall's bounce-back or the periodic wrap), so the first and
+         * last warp of each row do not diverge into the general rule */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx;
         const int perx = b.periodic[0];
