@@ -25,8 +25,12 @@ struct halo {
     int rdirs[5];    /* those received, in the sender's order: moving away from it */
     long slo[3], shi[3], rlo[3], rhi[3]; /* boxes sent from and received into (ghosts) */
     size_t bytes;
-    void *sbuf, *rbuf;   /* backend memory */
-    void *shost, *rhost; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
+    /* Receive buffers come in pairs, used on alternate updates: a receive is posted before the
+     * previous update's copy out of its buffer (queued on the device) has surely run, and with
+     * a neighbour ahead by one update its data would otherwise overwrite the buffer under that
+     * copy (seen on 4 H200s in a line: wrong states, intermittently) */
+    void *sbuf, *rbuf[2];   /* backend memory */
+    void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
 };
 
 struct dist_run {
@@ -40,6 +44,7 @@ struct dist_run {
     size_t box_lo[7][3], box_hi[7][3]; /* boundary shells, then the interior last */
     int nbox;
     int device_mpi; /* MPI reads and writes backend memory */
+    int flip;       /* which receive buffer of each pair this exchange uses */
     struct lbm_state *s;
 };
 
@@ -326,12 +331,15 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, char *err, size_t errle
         for (int a = 0; a < 3; a++)
             h->bytes *= (size_t)(h->shi[a] - h->slo[a]);
         h->sbuf = lbm_buffer_alloc(h->bytes, 0);
-        h->rbuf = lbm_buffer_alloc(h->bytes, 0);
+        h->rbuf[0] = lbm_buffer_alloc(h->bytes, 0);
+        h->rbuf[1] = lbm_buffer_alloc(h->bytes, 0);
         if (!r->device_mpi) {
             h->shost = lbm_buffer_alloc(h->bytes, 1);
-            h->rhost = lbm_buffer_alloc(h->bytes, 1);
+            h->rhost[0] = lbm_buffer_alloc(h->bytes, 1);
+            h->rhost[1] = lbm_buffer_alloc(h->bytes, 1);
         }
-        if (!h->sbuf || !h->rbuf || (!r->device_mpi && (!h->shost || !h->rhost))) {
+        if (!h->sbuf || !h->rbuf[0] || !h->rbuf[1] ||
+            (!r->device_mpi && (!h->shost || !h->rhost[0] || !h->rhost[1]))) {
             snprintf(err, errlen, "cannot allocate halo buffers of %zu bytes", h->bytes);
             return 1;
         }
@@ -348,7 +356,8 @@ static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         /* the neighbour at c_dir sends its own opposite halo: tagged with its direction */
-        MPI_Irecv(r->device_mpi ? h->rbuf : h->rhost, (int)h->bytes, MPI_BYTE, h->peer,
+        MPI_Irecv(r->device_mpi ? h->rbuf[r->flip] : h->rhost[r->flip], (int)h->bytes, MPI_BYTE,
+                  h->peer,
                   lbm_opp[h->dir], r->comm, &req[k]);
     }
     for (int k = 0; k < r->nh; k++) {
@@ -386,10 +395,11 @@ static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size
         struct halo *h = &r->h[k];
         /* what arrives from the neighbour at c_dir fills the ghost layer on that side */
         if ((!r->device_mpi &&
-             lbm_buffer_copy(s, h->rbuf, h->rhost, h->bytes, 0, err, errlen)) ||
-            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf, 0, err, errlen))
+             lbm_buffer_copy(s, h->rbuf[r->flip], h->rhost[r->flip], h->bytes, 0, err, errlen)) ||
+            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[r->flip], 0, err, errlen))
             return 1;
     }
+    r->flip = !r->flip;
     return 0;
 }
 #endif
@@ -523,9 +533,11 @@ void dist_case_end(struct dist_run *r)
     if (r) {
         for (int k = 0; k < r->nh; k++) {
             lbm_buffer_free(r->h[k].sbuf, 0);
-            lbm_buffer_free(r->h[k].rbuf, 0);
+            lbm_buffer_free(r->h[k].rbuf[0], 0);
+            lbm_buffer_free(r->h[k].rbuf[1], 0);
             lbm_buffer_free(r->h[k].shost, 1);
-            lbm_buffer_free(r->h[k].rhost, 1);
+            lbm_buffer_free(r->h[k].rhost[0], 1);
+            lbm_buffer_free(r->h[k].rhost[1], 1);
         }
 #ifdef LBMR_WITH_MPI
         if (r->comm != MPI_COMM_NULL)
