@@ -482,11 +482,10 @@ static double get(const struct lbm_state *s, const char *lat, size_t i)
     return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
 }
 
-/* Slot of direction d between updates: its own, or for aa (after an even number of steps) the
- * opposite one (lbm_omp_aa.inc). */
+/* the slot direction d occupies between updates (lbm_slot) */
 static int slot(const struct lbm_state *s, int d)
 {
-    return s->u.c.kernel == LBM_AA ? lbm_opp[d] : d;
+    return lbm_slot(s->u.c.kernel, d);
 }
 
 /* Writes both lattices row by row with the kernel's schedule; padding, ghost layers and the
@@ -592,12 +591,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
 /* aa's lattice is readable as populations only between pairs of updates */
 static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
 {
-    if (s->aa_even) {
-        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
-                              "updates: read it after an even number");
-        return 0;
-    }
-    return 1;
+    return lbm_readable(s->u.c.kernel, s->aa_even, err, errlen);
 }
 
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)

@@ -39,20 +39,15 @@ static int is_aa(const struct lbm_state *s)
     return s->u.c.kernel == LBM_AA;
 }
 
-/* the slot direction d occupies between updates (aa: the opposite one, after even counts) */
+/* the slot direction d occupies between updates (lbm_slot) */
 static int slot(const struct lbm_state *s, int d)
 {
-    return is_aa(s) ? lbm_opposite(d) : d;
+    return lbm_slot(s->u.c.kernel, d);
 }
 
 static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
 {
-    if (s->aa_even) {
-        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
-                              "updates: read it after an even number");
-        return 0;
-    }
-    return 1;
+    return lbm_readable(s->u.c.kernel, s->aa_even, err, errlen);
 }
 
 template <typename T> struct coll_of;

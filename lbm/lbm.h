@@ -139,6 +139,17 @@ static inline int lbm_opposite(int d)
     return d == 0 ? 0 : (d & 1 ? d + 1 : d - 1);
 }
 
+/* The slot direction d occupies between updates: its own, or for aa (after an even number of
+ * updates) the opposite one */
+static inline int lbm_slot(enum lbm_kernel k, int d)
+{
+    return k == LBM_AA ? lbm_opposite(d) : d;
+}
+
+/* 1 when the lattice reads back as populations; aa's only between pairs of updates: after an
+ * odd number (odd = 1) 0, with why in err */
+int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen);
+
 /* Lattices a kernel keeps: 2, or 1 for the in-place aa */
 int lbm_lattices(enum lbm_kernel k);
 /* 1 for the kernels that run on one rank only (aa, pull_aos) */

@@ -7,6 +7,16 @@
 
 const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa", "pull_aos"};
 
+int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen)
+{
+    if (k == LBM_AA && odd) {
+        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
+                              "updates: read it after an even number");
+        return 0;
+    }
+    return 1;
+}
+
 int lbm_single_rank(enum lbm_kernel k)
 {
     return k == LBM_AA || k == LBM_PULL_AOS;
