@@ -542,12 +542,7 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
-    int variant;
-    row_fn fn = step_fn(s, &variant);
-    double t0;
-    (void)err;
-    (void)errlen;
-    t0 = omp_get_wtime();
+    double t0 = omp_get_wtime();
     if (s->u.c.kernel == LBM_AA) {
         const int forced = lbm_forced(&s->u.c);
         for (int t = 0; t < steps; t++) {
@@ -567,22 +562,9 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
         return 0;
     }
     for (int t = 0; t < steps; t++) {
-        const char *src = s->lat[s->cur];
-        char *dst = s->lat[1 - s->cur];
-#pragma omp parallel
-        {
-            void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
-            cpu_marker_start(s->region);
-#pragma omp for collapse(2) schedule(static)
-            for (size_t z = 0; z < l->nz; z++)
-                for (size_t y = 0; y < l->ny; y++)
-                    fn(s, src, dst, y, z, buf, 0, (long)l->nx);
-            if (variant == 1)
-                nt_fence();
-            cpu_marker_stop(s->region);
-            free(buf);
-        }
-        s->cur = 1 - s->cur;
+        const size_t lo[3] = {0, 0, 0}, hi[3] = {l->nx, l->ny, l->nz};
+        lbm_update_box(s, lo, hi, 0, err, errlen); /* the whole domain; cannot fail here */
+        lbm_swap(s);
     }
     *seconds = omp_get_wtime() - t0;
     return 0;
@@ -651,7 +633,8 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     return 0;
 }
 
-/* Distributed runs: the same row kernels over a box; halos through host memory. */
+/* The row kernels over a box (lbm_step's whole domain, a distributed run's boxes); halos
+ * through host memory. */
 
 int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
                    char *err, size_t errlen)
