@@ -75,7 +75,9 @@ extern "C" {
     X(OPT, local_nz)                                                                               \
     X(DBL, comm_s)                                                                                 \
     X(DBL, efficiency)                                                                             \
-    X(STR, state_hash)
+    X(STR, state_hash)                                                                             \
+    X(STR, overlap)                                                                                \
+    X(STR, halo)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -714,6 +714,16 @@ int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t byte
     return 0;
 }
 
+int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+{
+    (void)p;
+    (void)bytes;
+    (void)on;
+    (void)err;
+    (void)errlen;
+    return 0;
+}
+
 int lbm_buffers_on_host(void)
 {
     return 1;

@@ -753,6 +753,16 @@ extern "C" int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, 
                      "halo copy", err, errlen);
 }
 
+extern "C" int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+{
+    if (!on) {
+        cudaHostUnregister(p);
+        return 0;
+    }
+    return gpu_check(cudaHostRegister(p, bytes, cudaHostRegisterPortable),
+                     "pinning node-shared halo memory", err, errlen);
+}
+
 extern "C" int lbm_buffers_on_host(void)
 {
     return 0;

@@ -18,9 +18,18 @@
 
 static int world_rank = 0, world_size = 1, local_rank = 0, started = 0;
 
+/* How a halo travels (--halo): MPI reads and writes the backend's buffers (device: the CPU, or
+ * a GPU with CUDA-aware MPI); the backend copies it into the neighbour's receive buffer in host
+ * memory that MPI shares between the ranks of a node (node: an MPI-3 shared-memory window,
+ * pinned, and a message of 0 bytes says it is there: no copy by the CPU); or MPI sends it
+ * between pinned host buffers (host). */
+enum { VIA_DEVICE, VIA_NODE, VIA_HOST };
+
 struct halo {
     int dir;         /* d3q19 direction index of the neighbour: c_dir points at it */
     int peer;        /* its rank in the run */
+    int node_peer;   /* its rank among the run's ranks on this node, or -1 */
+    int via;         /* VIA_* */
     int dirs[5], n;  /* the populations sent: those moving towards the neighbour */
     int rdirs[5];    /* those received, in the sender's order: moving away from it */
     long slo[3], shi[3], rlo[3], rhi[3]; /* boxes sent from and received into (ghosts) */
@@ -31,19 +40,25 @@ struct halo {
      * copy (seen on 4 H200s in a line: wrong states, intermittently) */
     void *sbuf, *rbuf[2];   /* backend memory */
     void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
+    void *phost[2];         /* VIA_NODE: the neighbour's rhost[], where this rank's halo goes */
 };
 
 struct dist_run {
 #ifdef LBMR_WITH_MPI
     MPI_Comm comm;
+    MPI_Comm node; /* the run's ranks on this node */
+    MPI_Win win;   /* VIA_NODE receive buffers, one segment per rank of `node` */
 #endif
+    char *pinned;  /* the range of the node's window registered with the backend, or NULL */
+    size_t pinned_bytes;
+    int vias;      /* bit set of the VIA_* this rank's halos take */
+    int vias_all;  /* ... and any rank's of the run */
     int rank, size;
     struct lbm_case c; /* the local case */
     struct halo h[18];
     int nh;
     size_t box_lo[7][3], box_hi[7][3]; /* boundary shells, then the interior last */
     int nbox;
-    int device_mpi; /* MPI reads and writes backend memory */
     int flip;       /* which receive buffer of each pair this exchange uses */
     struct lbm_state *s;
 };
@@ -275,7 +290,8 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
     }
     lbm_geometry_bounds(whole->geometry, whole->lid_ux, &b);
 #ifdef LBMR_WITH_MPI
-    r->comm = MPI_COMM_NULL;
+    r->comm = r->node = MPI_COMM_NULL;
+    r->win = MPI_WIN_NULL;
     if (started) {
         MPI_Comm sub;
         MPI_Comm_split(MPI_COMM_WORLD, world_rank < nranks ? 0 : MPI_UNDEFINED, world_rank, &sub);
@@ -288,6 +304,7 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
         MPI_Comm_rank(r->comm, &r->rank);
         MPI_Comm_size(r->comm, &r->size);
         MPI_Cart_coords(r->comm, r->rank, 3, coords);
+        MPI_Comm_split_type(r->comm, MPI_COMM_TYPE_SHARED, r->rank, MPI_INFO_NULL, &r->node);
     } else
 #endif
     {
@@ -316,30 +333,168 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
     r->c = *local;
     plan_halos(r, coords, procs, b.periodic);
     plan_boxes(r);
+    for (int k = 0; k < r->nh; k++)
+        r->h[k].node_peer = -1;
+#ifdef LBMR_WITH_MPI
+    if (r->node != MPI_COMM_NULL) {
+        MPI_Group all, node;
+        MPI_Comm_group(r->comm, &all);
+        MPI_Comm_group(r->node, &node);
+        for (int k = 0; k < r->nh; k++) {
+            int q;
+            MPI_Group_translate_ranks(all, 1, &r->h[k].peer, node, &q);
+            r->h[k].node_peer = q == MPI_UNDEFINED ? -1 : q;
+        }
+        MPI_Group_free(&all);
+        MPI_Group_free(&node);
+    }
+#endif
     *run = r;
     return 0;
 }
 
-int dist_attach(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen)
+int dist_halo_check(int halo, char *err, size_t errlen)
+{
+    if (halo == DIST_HALO_DEVICE && !lbm_buffers_on_host() && !mpi_takes_device_memory()) {
+        snprintf(err, errlen, "--halo device: this MPI library does not take GPU memory (built "
+                              "without CUDA support); accepted here: auto, node, host");
+        return 1;
+    }
+    return 0;
+}
+
+/* The path of each halo: what --halo asks, as far as the peer allows (node needs one on this
+ * node; others go through host messages). */
+static void choose_paths(struct dist_run *r, int halo)
+{
+    const int device_ok = lbm_buffers_on_host() || mpi_takes_device_memory();
+    r->vias = 0;
+    for (int k = 0; k < r->nh; k++) {
+        struct halo *h = &r->h[k];
+        if (halo == DIST_HALO_DEVICE || (halo == DIST_HALO_AUTO && device_ok))
+            h->via = VIA_DEVICE;
+        else if (halo == DIST_HALO_HOST || h->node_peer < 0)
+            h->via = VIA_HOST;
+        else
+            h->via = VIA_NODE;
+        r->vias |= 1 << h->via;
+    }
+}
+
+#ifdef LBMR_WITH_MPI
+#define SEG_ALIGN 4096
+#define BUF_ALIGN 256
+/* where a segment keeps its receive buffers: offset of the one for data from the neighbour at
+ * c_e, for each e and flip (0 where there is none) */
+struct seg_header {
+    size_t off[19][2];
+};
+
+static size_t round_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+/* VIA_NODE: one shared window over the run's ranks on this node (collective over them, also
+ * for ranks without such a halo); each rank's segment holds its receive buffers, and the
+ * whole window is pinned for the backend in every rank. */
+static int attach_window(struct dist_run *r, char *err, size_t errlen)
+{
+    size_t bytes = round_up(sizeof(struct seg_header), SEG_ALIGN);
+    struct seg_header *mine;
+    char *lo = NULL, *hi = NULL;
+    int nnode;
+    for (int k = 0; k < r->nh; k++)
+        if (r->h[k].via == VIA_NODE)
+            bytes += 2 * round_up(r->h[k].bytes, BUF_ALIGN);
+    bytes = round_up(bytes, SEG_ALIGN);
+    if (MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, r->node, &mine, &r->win) !=
+        MPI_SUCCESS) {
+        snprintf(err, errlen, "cannot allocate %zu bytes of node-shared halo memory", bytes);
+        return 1;
+    }
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, r->win);
+    memset(mine, 0, sizeof *mine);
+    {
+        size_t at = round_up(sizeof(struct seg_header), SEG_ALIGN);
+        for (int k = 0; k < r->nh; k++) {
+            struct halo *h = &r->h[k];
+            if (h->via != VIA_NODE)
+                continue;
+            for (int f = 0; f < 2; f++) {
+                mine->off[h->dir][f] = at;
+                h->rhost[f] = (char *)mine + at;
+                at += round_up(h->bytes, BUF_ALIGN);
+            }
+        }
+    }
+    MPI_Win_sync(r->win);
+    MPI_Barrier(r->node);
+    MPI_Win_sync(r->win);
+    MPI_Comm_size(r->node, &nnode);
+    for (int q = 0; q < nnode; q++) {
+        MPI_Aint size;
+        int unit;
+        char *base;
+        MPI_Win_shared_query(r->win, q, &size, &unit, &base);
+        if (size > 0 && (!lo || base < lo))
+            lo = base;
+        if (size > 0 && (!hi || base + size > hi))
+            hi = base + size;
+    }
+    for (int k = 0; k < r->nh; k++) {
+        struct halo *h = &r->h[k];
+        MPI_Aint size;
+        int unit;
+        const struct seg_header *theirs;
+        if (h->via != VIA_NODE)
+            continue;
+        MPI_Win_shared_query(r->win, h->node_peer, &size, &unit, &theirs);
+        /* the neighbour files this halo under the direction pointing back at this rank */
+        for (int f = 0; f < 2; f++)
+            h->phost[f] = (char *)theirs + theirs->off[lbm_opp[h->dir]][f];
+    }
+    if (lo && lbm_host_register(lo, (size_t)(hi - lo), 1, err, errlen))
+        return 1;
+    r->pinned = lo;
+    r->pinned_bytes = lo ? (size_t)(hi - lo) : 0;
+    return 0;
+}
+#endif
+
+int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, size_t errlen)
 {
     const size_t es = prec_size(r->c.prec);
     r->s = s;
-    r->device_mpi = lbm_buffers_on_host() || mpi_takes_device_memory();
+    if (r->nh == 0)
+        return 0;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         h->bytes = (size_t)h->n * es;
         for (int a = 0; a < 3; a++)
             h->bytes *= (size_t)(h->shi[a] - h->slo[a]);
+    }
+    choose_paths(r, halo);
+#ifdef LBMR_WITH_MPI
+    /* first: collective, so a rank failing below cannot leave the others waiting in it */
+    MPI_Allreduce(&r->vias, &r->vias_all, 1, MPI_INT, MPI_BOR, r->comm);
+    if ((r->vias_all & 1 << VIA_NODE) && attach_window(r, err, errlen))
+        return 1;
+#else
+    r->vias_all = r->vias;
+#endif
+    for (int k = 0; k < r->nh; k++) {
+        struct halo *h = &r->h[k];
         h->sbuf = lbm_buffer_alloc(h->bytes, 0);
         h->rbuf[0] = lbm_buffer_alloc(h->bytes, 0);
         h->rbuf[1] = lbm_buffer_alloc(h->bytes, 0);
-        if (!r->device_mpi) {
+        if (h->via == VIA_HOST) {
             h->shost = lbm_buffer_alloc(h->bytes, 1);
             h->rhost[0] = lbm_buffer_alloc(h->bytes, 1);
             h->rhost[1] = lbm_buffer_alloc(h->bytes, 1);
         }
         if (!h->sbuf || !h->rbuf[0] || !h->rbuf[1] ||
-            (!r->device_mpi && (!h->shost || !h->rhost[0] || !h->rhost[1]))) {
+            (h->via == VIA_HOST && (!h->shost || !h->rhost[0] || !h->rhost[1]))) {
             snprintf(err, errlen, "cannot allocate halo buffers of %zu bytes", h->bytes);
             return 1;
         }
@@ -348,23 +503,39 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, char *err, size_t errle
 }
 
 /* Pack every halo from the next lattice (receives posted first), then send once packed; then
- * (exchange_finish) wait and unpack into the next lattice's ghost layers. */
+ * (exchange_finish) wait and unpack into the next lattice's ghost layers. A VIA_NODE halo is
+ * copied straight into the neighbour's buffer and its message carries no data: the neighbour
+ * reads the buffer after the message, and the buffer's next writer (two exchanges on) has
+ * waited for a message the neighbour sent after its copy out of it had run. */
 #ifdef LBMR_WITH_MPI
+static char no_data[1];
+
+static void *wire_buffer(const struct halo *h, void *dev, void *host)
+{
+    return h->via == VIA_DEVICE ? dev : (h->via == VIA_HOST ? host : no_data);
+}
+
+static int wire_bytes(const struct halo *h)
+{
+    return h->via == VIA_NODE ? 0 : (int)h->bytes;
+}
+
 static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
+    const int f = r->flip;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         /* the neighbour at c_dir sends its own opposite halo: tagged with its direction */
-        MPI_Irecv(r->device_mpi ? h->rbuf[r->flip] : h->rhost[r->flip], (int)h->bytes, MPI_BYTE,
-                  h->peer,
+        MPI_Irecv(wire_buffer(h, h->rbuf[f], h->rhost[f]), wire_bytes(h), MPI_BYTE, h->peer,
                   lbm_opp[h->dir], r->comm, &req[k]);
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         if (lbm_halo_copy(s, 0, h->dirs, h->n, h->slo, h->shi, h->sbuf, 0, err, errlen) ||
-            (!r->device_mpi &&
-             lbm_buffer_copy(s, h->shost, h->sbuf, h->bytes, 1, err, errlen)))
+            (h->via != VIA_DEVICE &&
+             lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost, h->sbuf, h->bytes,
+                             1, err, errlen)))
             return 1;
     }
     return 0;
@@ -374,9 +545,11 @@ static int exchange_send(struct dist_run *r, MPI_Request *req, char *err, size_t
 {
     if (lbm_wait(r->s, 0, err, errlen))
         return 1;
+    if (r->vias & 1 << VIA_NODE)
+        MPI_Win_sync(r->win); /* the copies into the neighbours' buffers come before the news */
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        MPI_Isend(r->device_mpi ? h->sbuf : h->shost, (int)h->bytes, MPI_BYTE, h->peer, h->dir,
+        MPI_Isend(wire_buffer(h, h->sbuf, h->shost), wire_bytes(h), MPI_BYTE, h->peer, h->dir,
                   r->comm, &req[r->nh + k]);
     }
     return 0;
@@ -390,16 +563,19 @@ static int exchange_start(struct dist_run *r, MPI_Request *req, char *err, size_
 static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
+    const int f = r->flip;
     MPI_Waitall(2 * r->nh, req, MPI_STATUSES_IGNORE);
+    if (r->vias & 1 << VIA_NODE)
+        MPI_Win_sync(r->win);
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         /* what arrives from the neighbour at c_dir fills the ghost layer on that side */
-        if ((!r->device_mpi &&
-             lbm_buffer_copy(s, h->rbuf[r->flip], h->rhost[r->flip], h->bytes, 0, err, errlen)) ||
-            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[r->flip], 0, err, errlen))
+        if ((h->via != VIA_DEVICE &&
+             lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes, 0, err, errlen)) ||
+            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[f], 0, err, errlen))
             return 1;
     }
-    r->flip = !r->flip;
+    r->flip = !f;
     return 0;
 }
 #endif
@@ -523,9 +699,11 @@ int dist_neighbours(const struct dist_run *r)
     return r->nh;
 }
 
-int dist_device_buffers(const struct dist_run *r)
+const char *dist_halo_used(const struct dist_run *r)
 {
-    return r->device_mpi;
+    static const char *const names[8] = {"", "device", "node", "device+node", "host",
+                                         "device+host", "node+host", "device+node+host"};
+    return names[r->vias_all & 7];
 }
 
 void dist_case_end(struct dist_run *r)
@@ -535,11 +713,21 @@ void dist_case_end(struct dist_run *r)
             lbm_buffer_free(r->h[k].sbuf, 0);
             lbm_buffer_free(r->h[k].rbuf[0], 0);
             lbm_buffer_free(r->h[k].rbuf[1], 0);
-            lbm_buffer_free(r->h[k].shost, 1);
-            lbm_buffer_free(r->h[k].rhost[0], 1);
-            lbm_buffer_free(r->h[k].rhost[1], 1);
+            if (r->h[k].via == VIA_HOST) {
+                lbm_buffer_free(r->h[k].shost, 1);
+                lbm_buffer_free(r->h[k].rhost[0], 1);
+                lbm_buffer_free(r->h[k].rhost[1], 1);
+            }
         }
+        if (r->pinned)
+            lbm_host_register(r->pinned, r->pinned_bytes, 0, NULL, 0);
 #ifdef LBMR_WITH_MPI
+        if (r->win != MPI_WIN_NULL) {
+            MPI_Win_unlock_all(r->win);
+            MPI_Win_free(&r->win);
+        }
+        if (r->node != MPI_COMM_NULL)
+            MPI_Comm_free(&r->node);
         if (r->comm != MPI_COMM_NULL)
             MPI_Comm_free(&r->comm);
 #endif

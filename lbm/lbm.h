@@ -110,6 +110,9 @@ void *lbm_buffer_alloc(size_t bytes, int host);
 void lbm_buffer_free(void *p, int host);
 int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
                     char *err, size_t errlen);
+/* Pins (on = 1) or releases host memory not from lbm_buffer_alloc (MPI's node-shared halo
+ * buffers) so that lbm_buffer_copy moves it as fast as its own (CPU: nothing to do). */
+int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen);
 /* 1 when MPI may read and write backend memory itself (the CPU); 0 on the GPU, where dist.c
  * asks the MPI library at run time whether it takes device pointers. */
 int lbm_buffers_on_host(void);

@@ -31,7 +31,7 @@ struct run_ctx {
     struct progress prog;
     char why[256]; /* a case the backend cannot run */
     int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
-    int grid_runs;      /* rows per case: grids x overlap settings (one for a single rank) */
+    int grid_runs;      /* rows per case: grids x overlap x halo settings (1 for one rank) */
     double base_mflups; /* the current case's 1-rank median, for the parallel efficiency */
 };
 
@@ -41,9 +41,13 @@ struct dist_facts {
     struct lbm_case local; /* rank 0's */
     double comm_s;         /* per update: time the exchange added (median minus compute-only) */
     uint64_t hash;
+    int overlap;
+    char halo[24]; /* the paths the halos took (dist_halo_used) */
 };
 
 static const char *prog = "lbm";
+static const char *const halo_label[DIST_HALO_COUNT] = {"", " halo device", " halo node",
+                                                        " halo host"};
 
 /* Relative mass drift allowed over a run (issue: 1e-5 sp, 1e-12 dp). */
 static double mass_tolerance(enum prec p)
@@ -97,6 +101,10 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->comm_s = df->comm_s;
     r->efficiency = x->base_mflups > 0 ? r->mflups_med / (ranks * x->base_mflups) : NAN;
     snprintf(r->state_hash, sizeof r->state_hash, "%016llx", (unsigned long long)df->hash);
+    if (ranks > 1) {
+        csv_set(r->overlap, df->overlap ? "on" : "off");
+        csv_set(r->halo, df->halo);
+    }
 }
 
 /* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). */
@@ -118,7 +126,7 @@ static double median_of(double *t, int n)
 
 /* One case on one rank grid: only the run's ranks take part; rank 0 writes the row. */
 static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int procs[3],
-                    int overlap)
+                    int overlap, int halo)
 {
     struct lbm_state *s = NULL;
     struct dist_run *run = NULL;
@@ -137,15 +145,17 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     char err[512] = "", what[200];
 
     x->icase++;
-    snprintf(what, sizeof what, "%zux%zux%zu%s %s %s %s %s pad %zu align %zu ranks %dx%dx%d%s",
+    snprintf(what, sizeof what, "%zux%zux%zu%s %s %s %s %s pad %zu align %zu ranks %dx%dx%d%s%s",
              whole->nx, whole->ny, whole->nz, x->o->weak ? " per rank" : "",
              lbm_kernel_names[whole->kernel], lbm_collision_names[whole->collision],
              lbm_geometry_names[whole->geometry], prec_name(whole->prec), whole->pad, whole->align,
-             procs[0], procs[1], procs[2], ranks > 1 ? (overlap ? " overlap" : " no-overlap") : "");
+             procs[0], procs[1], procs[2], ranks > 1 ? (overlap ? " overlap" : " no-overlap") : "",
+             ranks > 1 ? halo_label[halo] : "");
     if (dist_rank() == 0)
         progress_case(&x->prog, x->icase, what);
     memset(&df, 0, sizeof df);
     df.procs = procs;
+    df.overlap = overlap;
     if (dist_case_begin(whole, procs, x->o->weak, &run, &df.local, err, sizeof err)) {
         dist_case_end(NULL);
         goto fail_all;
@@ -155,7 +165,8 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         return 0;
     }
     failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
-             dist_attach(run, s, err, sizeof err) || lbm_init(s, err, sizeof err);
+             dist_attach(run, s, halo, err, sizeof err) || lbm_init(s, err, sizeof err);
+    snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));
     if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err))
         goto fail;
     if (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err))
@@ -236,10 +247,11 @@ static int run_grids(struct run_ctx *x, const struct lbm_case *c)
     x->base_mflups = 0;
     for (int k = 0; k < x->ndecomp && !rc; k++) {
         const int *p = x->decomp[k];
-        for (int v = 0; v < x->o->noverlaps && !rc; v++) {
+        for (int v = 0; v < x->o->noverlaps * x->o->nhalos && !rc; v++) {
             if (p[0] * p[1] * p[2] == 1 && v > 0)
-                break; /* one rank exchanges nothing: overlap makes no difference */
-            rc = run_case(x, c, p, x->o->overlaps[v]);
+                break; /* one rank exchanges nothing: overlap and path make no difference */
+            rc = run_case(x, c, p, x->o->overlaps[v / x->o->nhalos],
+                          x->o->halos[v % x->o->nhalos]);
             rc = dist_max_int(rc);
         }
     }
@@ -321,8 +333,11 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
                      dist_have_mpi() ? "" : "; this build has no MPI");
             return 1;
         }
-        x->grid_runs += r == 1 ? 1 : o->noverlaps;
+        x->grid_runs += r == 1 ? 1 : o->noverlaps * o->nhalos;
     }
+    for (int k = 0; k < o->nhalos; k++)
+        if (dist_halo_check(o->halos[k], err, errlen))
+            return 1;
     return 0;
 }
 

@@ -46,6 +46,11 @@ static void usage(const char *prog)
             "  --local LIST       weak scaling: each rank's box NXxNYxNZ (or N for a cube); the\n"
             "                     domain grows with the ranks. --size/--dims: strong scaling\n"
             "  --overlap LIST     on,off: update the interior while halos travel (default on)\n"
+            "  --halo LIST        how halos travel: device (MPI takes GPU memory: CUDA-aware MPI;\n"
+            "                     the CPU's own buffers), node (copied into pinned MPI shared\n"
+            "                     memory of the receiving rank: same node only), host (MPI\n"
+            "                     messages between pinned host buffers); auto (default): device\n"
+            "                     where possible, else node, and host for other nodes\n"
             "  -o, --output FILE  write CSV there instead of stdout\n"
             "  -h, --help         this text;  --version  the suite version\n",
             prog);
@@ -54,7 +59,7 @@ static void usage(const char *prog)
 enum {
     OPT_SIZE = 256, OPT_DIMS, OPT_PAD, OPT_ALIGN, OPT_PREC, OPT_COLL, OPT_KERNEL, OPT_GEOM,
     OPT_OMEGA, OPT_VISC, OPT_LID, OPT_FORCE, OPT_STEPS, OPT_WARMUP, OPT_REPS, OPT_PEAK, OPT_BLOCK,
-    OPT_PROCS, OPT_RANKS, OPT_LOCAL, OPT_OVERLAP, OPT_VERSION
+    OPT_PROCS, OPT_RANKS, OPT_LOCAL, OPT_OVERLAP, OPT_HALO, OPT_VERSION
 };
 
 #define MAX_EDGE 65536
@@ -155,12 +160,14 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         {"ranks", required_argument, 0, OPT_RANKS},
         {"local", required_argument, 0, OPT_LOCAL},
         {"overlap", required_argument, 0, OPT_OVERLAP},
+        {"halo", required_argument, 0, OPT_HALO},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
     static const char *const onoff[2] = {"off", "on"};
+    static const char *const halo_names[DIST_HALO_COUNT] = {"auto", "device", "node", "host"};
     int c, idx, have_pad = 0, have_align = 0, have_global = 0;
     double nu;
     struct cli_list sizes;
@@ -223,6 +230,11 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
             break;
         case OPT_OVERLAP:
             if (names("--overlap", optarg, onoff, 2, o->overlaps, &o->noverlaps, err, errlen))
+                return 2;
+            break;
+        case OPT_HALO:
+            if (names("--halo", optarg, halo_names, DIST_HALO_COUNT, o->halos, &o->nhalos, err,
+                      errlen))
                 return 2;
             break;
         case OPT_PAD:
@@ -327,6 +339,10 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     if (o->noverlaps == 0) {
         o->overlaps[0] = 1;
         o->noverlaps = 1;
+    }
+    if (o->nhalos == 0) {
+        o->halos[0] = DIST_HALO_AUTO;
+        o->nhalos = 1;
     }
     if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
         cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);

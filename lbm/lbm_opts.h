@@ -3,6 +3,7 @@
 #define LBM_OPTS_H
 
 #include "cli.h"
+#include "dist.h"
 #include "lbm.h"
 
 #define LBM_DIMS_MAX 256
@@ -16,6 +17,7 @@ struct lbm_opts {
     int nprocs;
     struct cli_list ranks;        /* --ranks: rank counts split by MPI_Dims_create */
     int overlaps[2], noverlaps;   /* --overlap: 1 on, 0 off (default on) */
+    int halos[DIST_HALO_COUNT], nhalos; /* --halo: enum dist_halo (default auto) */
     struct cli_list pads, aligns, block;
     int precs[PREC_COUNT], nprecs;
     int colls[LBM_COLLISION_COUNT], ncolls;

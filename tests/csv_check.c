@@ -104,6 +104,12 @@ int main(int argc, char **argv)
                        "efficiency not positive");
                 expect(strlen(r->state_hash) == 16 && strspn(r->state_hash, "0123456789abcdef") == 16,
                        argv[1], ln, "state_hash is not 16 hex digits");
+                expect(r->ranks > 1 ? (!strcmp(r->overlap, "on") || !strcmp(r->overlap, "off")) &&
+                                          r->halo[0] && strspn(r->halo, "devicnohst+") ==
+                                                            strlen(r->halo)
+                                    : !r->overlap[0] && !r->halo[0],
+                       argv[1], ln, "overlap (on/off) and halo (device/node/host) not set on "
+                                    "several ranks, or set on one");
             }
         } else {
             expect(r->max_rel_err == 0, argv[1], ln, "a copy must be exact");

@@ -3,8 +3,9 @@
 # LBM studies of the MPI issue into OUTDIR:
 #   gpu: one case on every grid of 1..N GPUs ends in the same state (csv_check --same-state);
 #        weak scaling with 256^3 per GPU and strong scaling of a 512^3 cavity on 1, 2, 4.. GPUs
-#        (powers of two up to the GPUs present), halo overlap on and off, sp and dp; the strong
-#        case once more on each 2-rank grid (x, y or z split).
+#        (powers of two up to the GPUs present), halo overlap on and off, halos through the
+#        node's shared memory and through host messages (--halo node,host), sp and dp; the
+#        strong case once more on each grid.
 #   cpu: 1, 2 and 4 ranks sharing the host's cores (each rank bound to cores/ranks of them,
 #        one OpenMP thread per core): MFLUP/s per core should not depend on the rank count.
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MPIEXEC (default mpiexec) and MPIEXEC_FLAGS
@@ -22,6 +23,7 @@ source "$src/data/scripts/study-common.sh"
 grep -q "MPI ON" "$out/build.log" || { log "this build has no MPI"; exit 1; }
 "$mpiexec" --version >"$out/mpi.txt" 2>&1
 ompi_info --parsable --all 2>/dev/null | grep -i "cuda_support" >>"$out/mpi.txt"
+{ df -h /dev/shm /tmp; cat /proc/sys/kernel/yama/ptrace_scope; } >>"$out/mpi.txt" 2>&1
 reps=(--reps 5 --warmup 20)
 
 ngpu=0
@@ -39,18 +41,21 @@ if [[ " $parts " == *" gpu "* ]] && [ "$ngpu" -ge 1 ] && [ -x "$build/lbm-gpu" ]
     "$build/stream-gpu" --kernel copy,memcpy --reps 30 -o "$out/gpu-stream.csv" || exit 1
     log "gpu: one state on every grid ($grids)"
     "${run[@]}" --dims 96x80x64 --procs "$grids" --precision sp,dp --collision bgk,trt,mrt \
-        --geometry cavity,channel,periodic --overlap on,off --steps 20 --warmup 3 --reps 2 \
+        --geometry cavity,channel,periodic --overlap on,off --halo node,host --steps 20 \
+        --warmup 3 --reps 2 \
         -o "$out/gpu-same-state.csv" || exit 1
     "$build/tests/csv_check" "$out/gpu-same-state.csv" --bench lbm --backend gpu --same-state 1 ||
         exit 1
     log "gpu weak scaling, 256^3 per GPU, ranks $ranks"
-    "${run[@]}" --local 256 --ranks "$ranks" --precision sp,dp --overlap on,off "${reps[@]}" \
+    "${run[@]}" --local 256 --ranks "$ranks" --precision sp,dp --overlap on,off \
+        --halo node,host "${reps[@]}" \
         -o "$out/gpu-weak.csv" || exit 1
     log "gpu strong scaling, 512^3, ranks $ranks"
-    "${run[@]}" --size 512 --ranks "$ranks" --precision sp,dp --overlap on,off "${reps[@]}" \
+    "${run[@]}" --size 512 --ranks "$ranks" --precision sp,dp --overlap on,off \
+        --halo node,host "${reps[@]}" \
         -o "$out/gpu-strong.csv" || exit 1
     log "gpu strong scaling, 512^3 sp, grids $grids"
-    "${run[@]}" --size 512 --procs "$grids" --precision sp "${reps[@]}" \
+    "${run[@]}" --size 512 --procs "$grids" --precision sp --halo node,host "${reps[@]}" \
         -o "$out/gpu-strong-grids.csv" || exit 1
 fi
 
