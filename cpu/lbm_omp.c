@@ -19,8 +19,22 @@ const char lbm_backend_name[] = "cpu";
 
 #define LATTICE_SHIFT 2048 /* bytes; a multiple of every row alignment up to 2 KiB */
 
+/* Where a regular row reads and writes, relative to its first cell: rows whose y and z
+ * neighbours all lie inside the sub-domain or in a ghost layer (1 <= y < ny - 1 and
+ * 1 <= z < nz - 1 on one rank). Only x crosses a boundary there, so every such row follows one
+ * pattern, worked out once by the general rules (pull.h) instead of per row (38 of them per
+ * row cost as much as a quarter of a 256-cell row's update). */
+struct row_plan {
+    int ok;                      /* some row is regular (ny, nz >= 3 or ghost layers) */
+    ptrdiff_t pull[19];          /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
+    ptrdiff_t pull_end[2][19];   /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
+    ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
+    ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
+};
+
 struct lbm_state {
     struct lbm_setup u;
+    struct row_plan plan;
     char *mem[2]; /* the allocations (one for aa) */
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
@@ -31,6 +45,58 @@ struct lbm_state {
 
 typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *, long,
                        long);
+
+/* whether row (y, z) follows s->plan */
+static int row_regular(const struct lbm_state *s, size_t y, size_t z)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const struct lbm_bounds *b = &s->u.b;
+    return s->plan.ok && (y >= 1 || b->neighbor[1][0]) && (y + 2 <= l->ny || b->neighbor[1][1]) &&
+           (z >= 1 || b->neighbor[2][0]) && (z + 2 <= l->nz || b->neighbor[2][1]);
+}
+
+/* The plan from the general rules applied to one regular row; any lid term there (there is
+ * none: the lid is crossed along z only) would leave the plan off. */
+static void plan_rows(struct lbm_state *s)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const struct lbm_bounds *b = &s->u.b;
+    struct row_plan *p = &s->plan;
+    const long y = l->ny >= 3 ? 1 : 0, z = l->nz >= 3 ? 1 : 0, nx = (long)l->nx;
+    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z), cs = (ptrdiff_t)l->cs;
+    memset(p, 0, sizeof *p);
+    p->ok = 1;
+    if (!row_regular(s, (size_t)y, (size_t)z)) {
+        p->ok = 0;
+        return;
+    }
+    for (int d = 0; d < 19; d++) {
+        const int o = lbm_opp[d], cx = lbm_cx[d], cy = lbm_cy[d], cz = lbm_cz[d];
+        long sc[3];
+        int lid, lid2;
+        /* pull: inner cells read upstream; ends by the general rule */
+        p->pull[d] = (ptrdiff_t)LBM_IDX(l, d, 0, y - cy, z - cz) - cx * cs - row;
+        for (int e = 0; e < 2; e++) {
+            const long x = e ? nx - 1 : 0;
+            p->pull_end[e][d] =
+                (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, 1) - row;
+            p->ok &= !lid;
+        }
+        /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
+        p->aa_r[d] = (ptrdiff_t)LBM_IDX(l, o, 0, y - cy, z - cz) - cx - row;
+        p->aa_w[d] = (ptrdiff_t)LBM_IDX(l, d, 0, y + cy, z + cz) + cx - row;
+        for (int e = 0; e < 2; e++) {
+            const long x = e ? nx - 1 : 0;
+            p->aa_r_end[e][d] = (lbm_upstream(l, b, cx, cy, cz, x, y, z, sc, &lid)
+                                     ? (ptrdiff_t)LBM_IDX(l, d, x, y, z)
+                                     : (ptrdiff_t)LBM_IDX(l, o, sc[0], sc[1], sc[2])) - row;
+            p->aa_w_end[e][d] = (lbm_upstream(l, b, -cx, -cy, -cz, x, y, z, sc, &lid2)
+                                     ? (ptrdiff_t)LBM_IDX(l, o, x, y, z)
+                                     : (ptrdiff_t)LBM_IDX(l, d, sc[0], sc[1], sc[2])) - row;
+            p->ok &= !lid && !lid2;
+        }
+    }
+}
 
 /* The row kernels, one per precision x collision x {ordinary, non-temporal, forced}, by repeated
  * inclusion of lbm_omp_row.inc. */
@@ -446,6 +512,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         free(s);
         return 1;
     }
+    plan_rows(s);
     s->buf_elems = 19 * s->u.l.pitch;
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
