@@ -8,7 +8,8 @@
  * run) org = 0 and the layout is the plain padded one. The direction arrays are staggered:
  * each starts 3 x max(128, align) bytes further into a 4 KiB page than the one before, so the
  * 19 streams of a sweep never share cache sets (with power-of-two domains they otherwise all
- * would: 4x slower on a Sapphire Rapids core). All offsets 64-bit. */
+ * would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it, so they
+ * spread over DRAM banks too. All offsets 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
@@ -50,7 +51,10 @@ static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t n
     l->pitch = row / esize;
     l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
     bytes = l->pitch * l->sy * l->sz * esize;
-    l->dir_stride = ((bytes + 4095) / 4096 * 4096 + 3 * unit) / esize;
+    /* an odd number of pages apart: with a power-of-two domain the arrays would otherwise start
+     * at addresses equal in every bit from the page up to the array size, DRAM bank bits
+     * included (16-core host, 256^3 sp: pull 495 -> 664 MFLUP/s, aa 892 -> 1036) */
+    l->dir_stride = (((bytes + 4095) / 4096 | 1) * 4096 + 3 * unit) / esize;
     l->cs = 1;
     l->elems = 19 * l->dir_stride;
     return 0;
