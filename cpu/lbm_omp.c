@@ -606,27 +606,6 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
     return 0;
 }
 
-/* This thread's equal share of rows [0, n) of an update (z-major: k = z ny + y), as the loop
- * `for (k = first; k != end; k += step)`: forwards when back = 0, backwards when 1. Callers
- * alternate back between updates, so each thread starts on the rows it finished the last update
- * on, which the caches still hold (the 16-core host's 300 MiB L3 is a fifth of a 256^3 sp
- * lattice); the same shares either way keep each thread on the pages it first touched. */
-static void my_rows(size_t n, int back, size_t *first, size_t *end, size_t *step)
-{
-    const size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
-    const size_t base = n / nt, rem = n % nt;
-    const size_t lo = t * base + (t < rem ? t : rem), hi = lo + base + (t < rem);
-    if (back && lo < hi) {
-        *first = hi - 1;
-        *end = lo - 1; /* wraps to SIZE_MAX for lo = 0: still the value k reaches last */
-        *step = (size_t)-1;
-    } else {
-        *first = lo;
-        *end = hi;
-        *step = 1;
-    }
-}
-
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
@@ -637,10 +616,11 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
             aa_fn row = aa_rows[s->u.c.prec == PREC_DP][s->u.c.collision][forced][s->aa_even];
 #pragma omp parallel
             {
-                size_t k, end, dk;
                 cpu_marker_start(s->region);
-                for (my_rows(l->ny * l->nz, s->aa_even, &k, &end, &dk); k != end; k += dk)
-                    row(s, s->lat[0], k % l->ny, k / l->ny);
+#pragma omp for collapse(2) schedule(static)
+                for (size_t z = 0; z < l->nz; z++)
+                    for (size_t y = 0; y < l->ny; y++)
+                        row(s, s->lat[0], y, z);
                 cpu_marker_stop(s->region);
             }
             s->aa_even = !s->aa_even;
@@ -738,11 +718,11 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
 #pragma omp parallel
     {
         void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
-        const size_t ny = hi[1] - lo[1];
-        size_t k, end, dk;
         cpu_marker_start(s->region);
-        for (my_rows(ny * (hi[2] - lo[2]), s->cur, &k, &end, &dk); k != end; k += dk)
-            fn(s, src, dst, lo[1] + k % ny, lo[2] + k / ny, buf, (long)lo[0], (long)hi[0]);
+#pragma omp for collapse(2) schedule(static)
+        for (size_t z = lo[2]; z < hi[2]; z++)
+            for (size_t y = lo[1]; y < hi[1]; y++)
+                fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
         if (variant == 1)
             nt_fence();
         cpu_marker_stop(s->region);
