@@ -353,9 +353,15 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
     return 0;
 }
 
+/* whether MPI can move the backend's own halo buffers (the CPU's, or GPU memory) */
+static int device_path_ok(void)
+{
+    return lbm_buffers_on_host() || mpi_takes_device_memory();
+}
+
 int dist_halo_check(int halo, char *err, size_t errlen)
 {
-    if (halo == DIST_HALO_DEVICE && !lbm_buffers_on_host() && !mpi_takes_device_memory()) {
+    if (halo == DIST_HALO_DEVICE && !device_path_ok()) {
         snprintf(err, errlen, "--halo device: this MPI library does not take GPU memory (built "
                               "without CUDA support); accepted here: auto, node, host");
         return 1;
@@ -367,7 +373,7 @@ int dist_halo_check(int halo, char *err, size_t errlen)
  * node; others go through host messages). */
 static void choose_paths(struct dist_run *r, int halo)
 {
-    const int device_ok = lbm_buffers_on_host() || mpi_takes_device_memory();
+    const int device_ok = device_path_ok();
     r->vias = 0;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
@@ -400,13 +406,19 @@ static size_t round_up(size_t n, size_t a)
  * whole window is pinned for the backend in every rank. */
 static int attach_window(struct dist_run *r, char *err, size_t errlen)
 {
-    size_t bytes = round_up(sizeof(struct seg_header), SEG_ALIGN);
-    struct seg_header *mine;
+    struct seg_header layout, *mine;
+    size_t bytes = round_up(sizeof layout, SEG_ALIGN);
     char *lo = NULL, *hi = NULL;
     int nnode;
-    for (int k = 0; k < r->nh; k++)
-        if (r->h[k].via == VIA_NODE)
-            bytes += 2 * round_up(r->h[k].bytes, BUF_ALIGN);
+    memset(&layout, 0, sizeof layout);
+    for (int k = 0; k < r->nh; k++) {
+        if (r->h[k].via != VIA_NODE)
+            continue;
+        for (int f = 0; f < 2; f++) {
+            layout.off[r->h[k].dir][f] = bytes;
+            bytes += round_up(r->h[k].bytes, BUF_ALIGN);
+        }
+    }
     bytes = round_up(bytes, SEG_ALIGN);
     if (MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, r->node, &mine, &r->win) !=
         MPI_SUCCESS) {
@@ -414,20 +426,11 @@ static int attach_window(struct dist_run *r, char *err, size_t errlen)
         return 1;
     }
     MPI_Win_lock_all(MPI_MODE_NOCHECK, r->win);
-    memset(mine, 0, sizeof *mine);
-    {
-        size_t at = round_up(sizeof(struct seg_header), SEG_ALIGN);
-        for (int k = 0; k < r->nh; k++) {
-            struct halo *h = &r->h[k];
-            if (h->via != VIA_NODE)
-                continue;
-            for (int f = 0; f < 2; f++) {
-                mine->off[h->dir][f] = at;
-                h->rhost[f] = (char *)mine + at;
-                at += round_up(h->bytes, BUF_ALIGN);
-            }
-        }
-    }
+    *mine = layout;
+    for (int k = 0; k < r->nh; k++)
+        if (r->h[k].via == VIA_NODE)
+            for (int f = 0; f < 2; f++)
+                r->h[k].rhost[f] = (char *)mine + layout.off[r->h[k].dir][f];
     MPI_Win_sync(r->win);
     MPI_Barrier(r->node);
     MPI_Win_sync(r->win);

@@ -193,22 +193,16 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                     return 2;
             }
             break;
-        case OPT_DIMS: {
-            size_t(*d)[3] = o->dims + o->ndims;
+        case OPT_DIMS:
+        case OPT_LOCAL: { /* whole domains, or each rank's box (N alone: a cube) */
+            const int local = c == OPT_LOCAL;
             int n = 0;
-            have_global = 1;
-            if (parse_boxes("--dims", optarg, 0, MAX_EDGE, d, &n, LBM_DIMS_MAX - o->ndims, err,
-                            errlen))
-                return 2;
-            o->ndims += n;
-            break;
-        }
-        case OPT_LOCAL: {
-            size_t(*d)[3] = o->dims + o->ndims;
-            int n = 0;
-            o->weak = 1;
-            if (parse_boxes("--local", optarg, 1, MAX_EDGE, d, &n, LBM_DIMS_MAX - o->ndims, err,
-                            errlen))
+            if (local)
+                o->weak = 1;
+            else
+                have_global = 1;
+            if (parse_boxes(local ? "--local" : "--dims", optarg, local, MAX_EDGE,
+                            o->dims + o->ndims, &n, LBM_DIMS_MAX - o->ndims, err, errlen))
                 return 2;
             o->ndims += n;
             break;
