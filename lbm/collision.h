@@ -6,6 +6,8 @@
 #ifndef LBM_COLLISION_H
 #define LBM_COLLISION_H
 
+#include <math.h>
+
 #include "d3q19.h"
 #include "mrt_d3q19.h"
 
@@ -26,6 +28,22 @@
 #define LBM_UNROLL
 #endif
 #endif
+
+/* Sums over a velocity c with components in {-1, 0, 1}, given as literals: acc + c v, and
+ * c . (vx, vy, vz). A zero component adds nothing instead of 0 * v (which IEEE arithmetic may
+ * not drop: 0 * v is -0 or NaN for some v), so each D3Q19 direction pays only for its non-zero
+ * components; the terms are added in the same order as the plain sum. LBM_REAL is the
+ * instantiating precision's. */
+#define LBM_CADD(acc, c, v) ((c) > 0 ? (acc) + (v) : (c) < 0 ? (acc) - (v) : (acc))
+#define LBM_CSIGN(c, v) ((c) > 0 ? (v) : -(v))
+#define LBM_CDOT(cx, cy, cz, vx, vy, vz)                                                           \
+    ((cx) != 0   ? LBM_CADD(LBM_CADD(LBM_CSIGN(cx, vx), cy, vy), cz, vz)                           \
+     : (cy) != 0 ? LBM_CADD(LBM_CSIGN(cy, vy), cz, vz)                                             \
+     : (cz) != 0 ? LBM_CSIGN(cz, vz)                                                               \
+                 : (LBM_REAL)0)
+
+/* weight class of a moving velocity: 0 for 1/18 (faces), 1 for 1/36 (edges) */
+#define LBM_WCLASS(cx, cy, cz) ((cx) * (cx) + (cy) * (cy) + (cz) * (cz) == 1 ? 0 : 1)
 
 enum lbm_collision { LBM_BGK = 0, LBM_TRT = 1, LBM_MRT = 2, LBM_COLLISION_COUNT = 3 };
 
@@ -49,20 +67,36 @@ struct lbm_coll_dp {
     double omega, omega_minus, s[19], g[3];
 };
 
+/* LBM_FMA(a, b, c) = a * b + c: one rounding where the target has fused multiply-adds (GPUs,
+ * x86 with FMA), written out in the source because the build keeps compilers from contracting
+ * on their own (a vectorised loop and the scalar cells beside it must round alike); two
+ * roundings elsewhere, where a library fma would be slow. */
+#if defined(__CUDACC__) || defined(__FMA__) || defined(__aarch64__)
+#define LBM_FMA_SP_(a, b, c) fmaf(a, b, c)
+#define LBM_FMA_DP_(a, b, c) fma(a, b, c)
+#else
+#define LBM_FMA_SP_(a, b, c) ((a) * (b) + (c))
+#define LBM_FMA_DP_(a, b, c) ((a) * (b) + (c))
+#endif
+
 #define LBM_REAL float
 #define LBM_SFX(name) name##_sp
 #define LBM_COLL struct lbm_coll_sp
+#define LBM_FMA LBM_FMA_SP_
 #include "collision_impl.h"
 #undef LBM_REAL
 #undef LBM_SFX
 #undef LBM_COLL
+#undef LBM_FMA
 
 #define LBM_REAL double
 #define LBM_SFX(name) name##_dp
 #define LBM_COLL struct lbm_coll_dp
+#define LBM_FMA LBM_FMA_DP_
 #include "collision_impl.h"
 #undef LBM_REAL
 #undef LBM_SFX
 #undef LBM_COLL
+#undef LBM_FMA
 
 #endif
