@@ -46,6 +46,19 @@ struct lbm_state {
 typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *, long,
                        long);
 
+/* The nt kernel computes a chunk of this many bytes per direction into its buffer (where it
+ * stays in L1) and streams it out before the next: whole rows (1-2 KiB per direction at 256^3)
+ * left pull_nt at 60-70% of the copy_nt ceiling, 512-byte chunks gained 2% in sp and 10% in dp
+ * over them (data/lbm/2026-11-22-h100-cpu-fma). -DLBMR_NT_CHUNK=N for studies. */
+#ifndef LBMR_NT_CHUNK
+#define LBMR_NT_CHUNK 512
+#endif
+static long nt_chunk_cells(size_t es, long n)
+{
+    const long c = LBMR_NT_CHUNK > 0 ? LBMR_NT_CHUNK / (long)es : n;
+    return c > 0 ? c : 1;
+}
+
 /* whether row (y, z) follows s->plan */
 static int row_regular(const struct lbm_state *s, size_t y, size_t z)
 {
