@@ -32,9 +32,9 @@ static inline LBM_HD void LBM_SFX(lbm_velocity)(LBM_REAL r, LBM_REAL jx, LBM_REA
  * equilibrium u = (j + force/2) / rho. Summed as trees: 39 additions per cell instead of 76 and
  * 27 multiplications by zero, and short dependency chains. */
 static inline LBM_HD void LBM_SFX(lbm_moments)(const LBM_REAL f[19], const LBM_COLL *p, int forced,
-                                               LBM_REAL ps[9], LBM_REAL pd[9], LBM_REAL *drho,
-                                               LBM_REAL *rho, LBM_REAL u[3])
+                                               LBM_REAL *drho, LBM_REAL *rho, LBM_REAL u[3])
 {
+    LBM_REAL ps[9], pd[9];
 #define LBM_PAIR_SUMS_(i, o, cx, cy, cz)                                                           \
     ps[((i) - 1) / 2] = f[i] + f[o];                                                               \
     pd[((i) - 1) / 2] = f[i] - f[o];
@@ -79,8 +79,8 @@ static inline LBM_HD struct LBM_SFX(lbm_eq)
 
 static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, int forced)
 {
-    LBM_REAL ps[9], pd[9], drho, rho, u[3];
-    LBM_SFX(lbm_moments)(f, p, forced, ps, pd, &drho, &rho, u);
+    LBM_REAL drho, rho, u[3];
+    LBM_SFX(lbm_moments)(f, p, forced, &drho, &rho, u);
     const LBM_REAL w = p->omega, uu = LBM_SFX(lbm_uu)(u);
     const LBM_REAL fw = (LBM_REAL)1 - (LBM_REAL)0.5 * w;
     const LBM_REAL ug = forced ? u[0] * p->g[0] + u[1] * p->g[1] + u[2] * p->g[2] : (LBM_REAL)0;
@@ -115,8 +115,8 @@ static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, in
  * would have to stay live, which cost the GPU kernels registers). */
 static inline LBM_HD void LBM_SFX(lbm_trt)(LBM_REAL f[19], const LBM_COLL *p, int forced)
 {
-    LBM_REAL ps[9], pd[9], drho, rho, u[3];
-    LBM_SFX(lbm_moments)(f, p, forced, ps, pd, &drho, &rho, u);
+    LBM_REAL drho, rho, u[3];
+    LBM_SFX(lbm_moments)(f, p, forced, &drho, &rho, u);
     const LBM_REAL wp = p->omega, wm = p->omega_minus, uu = LBM_SFX(lbm_uu)(u);
     const LBM_REAL keep = (LBM_REAL)1 - (LBM_REAL)0.5 * (wp + wm), mix = (LBM_REAL)0.5 * (wm - wp);
     const LBM_REAL fp = (LBM_REAL)1 - (LBM_REAL)0.5 * wp, fm = (LBM_REAL)1 - (LBM_REAL)0.5 * wm;
