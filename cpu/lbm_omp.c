@@ -111,333 +111,38 @@ static void plan_rows(struct lbm_state *s)
     }
 }
 
-/* The row kernels, one per precision x collision x {ordinary, non-temporal, forced}, by repeated
- * inclusion of lbm_omp_row.inc. */
-
-#define ROW_CS 1
-#define ROW_REAL float
-#define ROW_COLL struct lbm_coll_sp
-#define ROW_PARAMS psp
-#define ROW_COLLIDE lbm_bgk_sp
-#define ROW_FORCED 0
-#define ROW_NT 0
-#define ROW_FN row_bgk_sp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#define ROW_NT 1
-#define ROW_FN row_bgk_sp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#undef ROW_FORCED
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define ROW_FORCED 0
-#define ROW_NT 0
-#define ROW_FN row_trt_sp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#define ROW_NT 1
-#define ROW_FN row_trt_sp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define ROW_NT 0
-#define ROW_FN row_mrt_sp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#define ROW_NT 1
-#define ROW_FN row_mrt_sp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_NT
-#undef ROW_FORCED
-#undef ROW_COLLIDE
-/* forced variants (channel): ordinary stores suffice, they are not a benchmark path */
-#define ROW_FORCED 1
-#define ROW_NT 0
-#define ROW_COLLIDE lbm_bgk_sp
-#define ROW_FN row_bgk_sp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define ROW_FN row_trt_sp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define ROW_FN row_mrt_sp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_NT
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
-
-#define ROW_REAL double
-#define ROW_COLL struct lbm_coll_dp
-#define ROW_PARAMS pdp
-#define ROW_FORCED 0
-#define ROW_NT 0
-#define ROW_COLLIDE lbm_bgk_dp
-#define ROW_FN row_bgk_dp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define ROW_FN row_trt_dp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define ROW_FN row_mrt_dp
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_NT
-#define ROW_NT 1
-#define ROW_COLLIDE lbm_bgk_dp
-#define ROW_FN row_bgk_dp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define ROW_FN row_trt_dp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define ROW_FN row_mrt_dp_nt
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_NT
-#undef ROW_FORCED
-#define ROW_FORCED 1
-#define ROW_NT 0
-#define ROW_COLLIDE lbm_bgk_dp
-#define ROW_FN row_bgk_dp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define ROW_FN row_trt_dp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define ROW_FN row_mrt_dp_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_NT
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
-
-
-/* pull_aos: the same rows on an array of structures (ROW_CS 19), ordinary stores */
-#undef ROW_CS
-#define ROW_CS 19
-#define ROW_NT 0
-#define ROW_REAL float
-#define ROW_COLL struct lbm_coll_sp
-#define ROW_PARAMS psp
-#define ROW_FORCED 0
-#define ROW_COLLIDE lbm_bgk_sp
-#define ROW_FN row_bgk_sp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define ROW_FN row_trt_sp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define ROW_FN row_mrt_sp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#define ROW_FORCED 1
-#define ROW_COLLIDE lbm_bgk_sp
-#define ROW_FN row_bgk_sp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define ROW_FN row_trt_sp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define ROW_FN row_mrt_sp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
-#define ROW_REAL double
-#define ROW_COLL struct lbm_coll_dp
-#define ROW_PARAMS pdp
-#define ROW_FORCED 0
-#define ROW_COLLIDE lbm_bgk_dp
-#define ROW_FN row_bgk_dp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define ROW_FN row_trt_dp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define ROW_FN row_mrt_dp_aos
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#define ROW_FORCED 1
-#define ROW_COLLIDE lbm_bgk_dp
-#define ROW_FN row_bgk_dp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define ROW_FN row_trt_dp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define ROW_FN row_mrt_dp_aos_f
-#include "lbm_omp_row.inc"
-#undef ROW_FN
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
-#undef ROW_NT
-#undef ROW_CS
-
-/* The in-place kernel's rows, one pair per precision x collision x forcing. */
+/* The kernel rows, one set per precision x collision (lbm_omp_inst.inc). */
 typedef void (*aa_fn)(const struct lbm_state *, void *, size_t, size_t);
-#define ROW_REAL float
-#define ROW_COLL struct lbm_coll_sp
-#define ROW_PARAMS psp
-#define ROW_FORCED 0
-#define ROW_COLLIDE lbm_bgk_sp
-#define AA_FN_EVEN aa_even_bgk_sp
-#define AA_FN_ODD aa_odd_bgk_sp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define AA_FN_EVEN aa_even_trt_sp
-#define AA_FN_ODD aa_odd_trt_sp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define AA_FN_EVEN aa_even_mrt_sp
-#define AA_FN_ODD aa_odd_mrt_sp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#define ROW_FORCED 1
-#define ROW_COLLIDE lbm_bgk_sp
-#define AA_FN_EVEN aa_even_bgk_sp_f
-#define AA_FN_ODD aa_odd_bgk_sp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_sp
-#define AA_FN_EVEN aa_even_trt_sp_f
-#define AA_FN_ODD aa_odd_trt_sp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_sp
-#define AA_FN_EVEN aa_even_mrt_sp_f
-#define AA_FN_ODD aa_odd_mrt_sp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
-#define ROW_REAL double
-#define ROW_COLL struct lbm_coll_dp
-#define ROW_PARAMS pdp
-#define ROW_FORCED 0
-#define ROW_COLLIDE lbm_bgk_dp
-#define AA_FN_EVEN aa_even_bgk_dp
-#define AA_FN_ODD aa_odd_bgk_dp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define AA_FN_EVEN aa_even_trt_dp
-#define AA_FN_ODD aa_odd_trt_dp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define AA_FN_EVEN aa_even_mrt_dp
-#define AA_FN_ODD aa_odd_mrt_dp
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#define ROW_FORCED 1
-#define ROW_COLLIDE lbm_bgk_dp
-#define AA_FN_EVEN aa_even_bgk_dp_f
-#define AA_FN_ODD aa_odd_bgk_dp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_trt_dp
-#define AA_FN_EVEN aa_even_trt_dp_f
-#define AA_FN_ODD aa_odd_trt_dp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#define ROW_COLLIDE lbm_mrt_dp
-#define AA_FN_EVEN aa_even_mrt_dp_f
-#define AA_FN_ODD aa_odd_mrt_dp_f
-#include "lbm_omp_aa.inc"
-#undef AA_FN_EVEN
-#undef AA_FN_ODD
-#undef ROW_COLLIDE
-#undef ROW_FORCED
-#undef ROW_PARAMS
-#undef ROW_COLL
-#undef ROW_REAL
+#define INST_REAL float
+#define INST_PARAMS psp
+#define INST_P sp
+#define INST_C bgk
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#define INST_C trt
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#define INST_C mrt
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#undef INST_P
+#undef INST_PARAMS
+#undef INST_REAL
+#define INST_REAL double
+#define INST_PARAMS pdp
+#define INST_P dp
+#define INST_C bgk
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#define INST_C trt
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#define INST_C mrt
+#include "lbm_omp_inst.inc"
+#undef INST_C
+#undef INST_P
+#undef INST_PARAMS
+#undef INST_REAL
 
 /* [precision][collision][forced][0 odd (neighbours), 1 even (own cell)] */
 static const aa_fn aa_rows[2][3][2][2] = {
