@@ -343,32 +343,29 @@ __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long 
     }
 }
 
+/* pull_kernel<T, C, F, V> and aa_kernel<T, C, F, 0> for the run-time collision C */
+template <typename T, int F, int V> static const void *pull_kernel_for(int coll)
+{
+    return coll == LBM_TRT   ? (const void *)pull_kernel<T, LBM_TRT, F, V>
+           : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, F, V>
+                             : (const void *)pull_kernel<T, LBM_BGK, F, V>;
+}
+
+template <typename T, int F> static const void *aa_kernel_for(int coll)
+{
+    return coll == LBM_TRT   ? (const void *)aa_kernel<T, LBM_TRT, F, 0>
+           : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, F, 0>
+                             : (const void *)aa_kernel<T, LBM_BGK, F, 0>;
+}
+
 /* the kernel a case runs (aa: its neighbour half, the one with more registers) */
 template <typename T> static const void *kernel_fn(int coll, int forced, int aa, int aos)
 {
-    if (aos && forced)
-        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1, 4>
-               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1, 4>
-                                 : (const void *)pull_kernel<T, LBM_BGK, 1, 4>;
     if (aos)
-        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0, 4>
-               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0, 4>
-                                 : (const void *)pull_kernel<T, LBM_BGK, 0, 4>;
-    if (aa && forced)
-        return coll == LBM_TRT ? (const void *)aa_kernel<T, LBM_TRT, 1, 0>
-               : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, 1, 0>
-                                 : (const void *)aa_kernel<T, LBM_BGK, 1, 0>;
+        return forced ? pull_kernel_for<T, 1, 4>(coll) : pull_kernel_for<T, 0, 4>(coll);
     if (aa)
-        return coll == LBM_TRT ? (const void *)aa_kernel<T, LBM_TRT, 0, 0>
-               : coll == LBM_MRT ? (const void *)aa_kernel<T, LBM_MRT, 0, 0>
-                                 : (const void *)aa_kernel<T, LBM_BGK, 0, 0>;
-    if (forced)
-        return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 1, 0>
-               : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 1, 0>
-                                 : (const void *)pull_kernel<T, LBM_BGK, 1, 0>;
-    return coll == LBM_TRT ? (const void *)pull_kernel<T, LBM_TRT, 0, 0>
-           : coll == LBM_MRT ? (const void *)pull_kernel<T, LBM_MRT, 0, 0>
-                             : (const void *)pull_kernel<T, LBM_BGK, 0, 0>;
+        return forced ? aa_kernel_for<T, 1>(coll) : aa_kernel_for<T, 0>(coll);
+    return forced ? pull_kernel_for<T, 1, 0>(coll) : pull_kernel_for<T, 0, 0>(coll);
 }
 
 /* no ghost layers: the whole-domain kernel applies */
