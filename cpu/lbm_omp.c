@@ -39,7 +39,8 @@ struct lbm_state {
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
     int aa_even;  /* aa: the next step is an even (cell-local) one; 0 right after init */
-    size_t buf_elems; /* per-thread row buffer of the nt kernel */
+    size_t buf_elems; /* per-thread buffer of the nt kernel: a chunk for each direction */
+    size_t nt_stride; /* elements from one direction's chunk to the next there */
     char region[32];  /* likwid marker region: lbm_<kernel> */
 };
 
@@ -47,11 +48,12 @@ typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, s
                        long);
 
 /* The nt kernel computes a chunk of this many bytes per direction into its buffer (where it
- * stays in L1) and streams it out before the next: whole rows (1-2 KiB per direction at 256^3)
- * left pull_nt at 60-70% of the copy_nt ceiling, 512-byte chunks gained 2% in sp and 10% in dp
- * over them (data/lbm/2026-11-22-h100-cpu-fma). -DLBMR_NT_CHUNK=N for studies. */
+ * stays in L1) and streams it out before the next. With 512-byte chunks (data/lbm/
+ * 2026-11-22-h100-cpu-fma) each chunk ended in a scalar remainder; since regular rows run whole
+ * vectors, 2048 bytes (a 256-cell row in sp and dp) did best (data/lbm/2026-11-22-h100-cpu-nt).
+ * -DLBMR_NT_CHUNK=N for studies, 0 for whole rows. */
 #ifndef LBMR_NT_CHUNK
-#define LBMR_NT_CHUNK 512
+#define LBMR_NT_CHUNK 2048
 #endif
 static long nt_chunk_cells(size_t es, long n)
 {
@@ -231,7 +233,13 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         return 1;
     }
     plan_rows(s);
-    s->buf_elems = 19 * s->u.l.pitch;
+    {
+        /* whole cache lines per chunk and one more, so the 19 chunks start in different L1 sets */
+        const size_t es = s->u.es, nx = s->u.l.nx;
+        const size_t w = (size_t)nt_chunk_cells(es, (long)nx), cells = w < nx ? w : nx;
+        s->nt_stride = ((cells * es + 63) / 64 + 1) * 64 / es;
+        s->buf_elems = 19 * s->nt_stride;
+    }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
         s->mem[k] = cpu_alloc(s->u.l.elems * s->u.es + LATTICE_SHIFT);
