@@ -3,9 +3,6 @@
 #include "cpu_copy.h"
 
 #include <stdint.h>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 /* Ordinary loads and stores; the build keeps the compiler from turning this into a memcpy call
  * (glibc's memcpy switches to non-temporal stores on large copies, which is another kernel). */
@@ -34,15 +31,8 @@ void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
     sc += head;
     bytes -= head;
     body = bytes / NT_WIDTH * NT_WIDTH;
-    for (size_t i = 0; i < body; i += NT_WIDTH) {
-#if NT_WIDTH == 64
-        _mm512_stream_si512((void *)(dc + i), _mm512_loadu_si512((const void *)(sc + i)));
-#elif NT_WIDTH == 32
-        _mm256_stream_si256((__m256i *)(dc + i), _mm256_loadu_si256((const __m256i *)(sc + i)));
-#else
-        _mm_stream_si128((__m128i *)(dc + i), _mm_loadu_si128((const __m128i *)(sc + i)));
-#endif
-    }
+    for (size_t i = 0; i < body; i += NT_WIDTH)
+        NT_STORE(dc + i, sc + i);
     plain_copy(dc + body, sc + body, bytes - body);
 }
 #else

@@ -6,16 +6,16 @@
 #include <stdint.h>
 
 /* Widest non-temporal store this build can issue, in bytes (0: none), and one such store of
- * NT_WIDTH bytes from an aligned source to an aligned destination. */
+ * NT_WIDTH bytes from any source to an NT_WIDTH-aligned destination. */
 #if defined(__AVX512F__)
 #define NT_WIDTH 64
-#define NT_STORE(d, s) _mm512_stream_si512((void *)(d), _mm512_load_si512((const void *)(s)))
+#define NT_STORE(d, s) _mm512_stream_si512((void *)(d), _mm512_loadu_si512((const void *)(s)))
 #elif defined(__AVX__)
 #define NT_WIDTH 32
-#define NT_STORE(d, s) _mm256_stream_si256((__m256i *)(d), _mm256_load_si256((const __m256i *)(s)))
+#define NT_STORE(d, s) _mm256_stream_si256((__m256i *)(d), _mm256_loadu_si256((const __m256i *)(s)))
 #elif defined(__SSE2__)
 #define NT_WIDTH 16
-#define NT_STORE(d, s) _mm_stream_si128((__m128i *)(d), _mm_load_si128((const __m128i *)(s)))
+#define NT_STORE(d, s) _mm_stream_si128((__m128i *)(d), _mm_loadu_si128((const __m128i *)(s)))
 #else
 #define NT_WIDTH 0
 #endif
