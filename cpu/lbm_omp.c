@@ -47,8 +47,17 @@ struct lbm_state {
 typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *, long,
                        long);
 
-/* The nt kernel computes a chunk of this many bytes per direction into its buffer (where it
- * stays in L1) and streams it out before the next. With 512-byte chunks (data/lbm/
+/* The nt kernel streams a whole regular row of whole cache lines, its direction rows starting on
+ * one, in steps of LBMR_NT_LINES lines per direction (the rest of the row a line at a time): each
+ * step is computed into a small local block and goes out at once, so that streaming overlaps
+ * computing. On the 16-core host 4 lines (256 bytes) beat whole-row chunks by 5-6 points of the
+ * copy_nt ceiling, 2 lines did about as well, 1 and 8 less (data/lbm/2026-11-22-h100-cpu-lines).
+ * -DLBMR_NT_LINES=0 turns it off: every row then goes in chunks. */
+#ifndef LBMR_NT_LINES
+#define LBMR_NT_LINES 4
+#endif
+/* Other rows go in chunks of this many bytes per direction, computed into the thread's buffer
+ * (where they stay in L1) and streamed out one after the other. With 512-byte chunks (data/lbm/
  * 2026-11-22-h100-cpu-fma) each chunk ended in a scalar remainder; since regular rows run whole
  * vectors, 2048 bytes (a 256-cell row in sp and dp) did best (data/lbm/2026-11-22-h100-cpu-nt).
  * -DLBMR_NT_CHUNK=N for studies, 0 for whole rows. */

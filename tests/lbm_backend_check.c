@@ -161,6 +161,7 @@ int main(void)
         {16, 6, 4, 0, 128, 3},
         {1, 4, 3, 0, 0, 3},
         {2, 3, 5, 1, 64, 3},
+        {80, 5, 4, 0, 64, 3}, /* cpu pull_nt: 4-line steps (64 sp, 32 dp cells), then lines */
     };
     if (lbm_backend_open(&dev, err, sizeof err)) {
         fprintf(stderr, "lbm_backend_check: %s\n", err);
