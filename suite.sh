@@ -44,6 +44,7 @@ fi
 if [ -z "${SUITE_OFFLINE:-}" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     opt=()
     command -v gnuplot >/dev/null 2>&1 || opt+=(gnuplot-nox)
+    [ "$mode" = run ] && ! command -v dmidecode >/dev/null 2>&1 && opt+=(dmidecode)
     [ -e /usr/include/likwid-marker.h ] || opt+=(likwid)
     if [ ${#opt[@]} -gt 0 ]; then
         { [ -n "$(ls /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || timeout 60 apt-get update -qq; } >/dev/null 2>&1
@@ -54,14 +55,18 @@ fi
 
 gpu_present() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; }
 
-say "building in $build"
-# SUITE_CMAKE_ARGS: extra configure options, e.g. "-DLBMR_SANITIZE=ON -DLBMR_CUDA=OFF"
-# shellcheck disable=SC2086
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${SUITE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log" >&2; exit 1; }
-grep -m1 'lbm-roofline-suite:' "$build.configure.log" | sed 's/^-- /suite: /' >&2
-cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.build.log" 2>&1 ||
-    { tail -40 "$build.build.log" >&2; exit 1; }
+if [ -n "${SUITE_SKIP_BUILD:-}" ]; then # the executables already in $build (the tests use this)
+    [ -x "$build/stream-cpu" ] || { say "SUITE_SKIP_BUILD: no executables in $build"; exit 2; }
+else
+    say "building in $build"
+    # SUITE_CMAKE_ARGS: extra configure options, e.g. "-DLBMR_SANITIZE=ON -DLBMR_CUDA=OFF"
+    # shellcheck disable=SC2086
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${SUITE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 ||
+        { cat "$build.configure.log" >&2; exit 1; }
+    grep -m1 'lbm-roofline-suite:' "$build.configure.log" | sed 's/^-- /suite: /' >&2
+    cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.build.log" 2>&1 ||
+        { tail -40 "$build.build.log" >&2; exit 1; }
+fi
 
 if [ "$mode" = test ]; then
     if gpu_present; then
@@ -73,26 +78,95 @@ if [ "$mode" = test ]; then
     exit $?
 fi
 
-# The main job. Threads are pinned unless the user chose otherwise.
+# The main job. Threads are pinned unless the user chose otherwise. Domains: the executables'
+# defaults (CPU: lattices at least 4x the last-level cache, STREAM's rule; GPU: far above L2), so
+# the headline comes from DRAM-bound rows. SUITE_<EXE>_ARGS add options to one executable
+# (SUITE_LBM_CPU_ARGS="--size 64" for a quick look; cache-resident rows are flagged, not headlines).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
-out="$here/results/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
+out="${SUITE_RESULTS:-$here/results}/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
 [ -e "$out" ] && { say "$out exists; not overwriting it"; exit 1; }
-mkdir -p "$out"
+mkdir -p "$out" || { say "cannot create $out"; exit 3; }
 say "results in $out"
-# stream.csv and lbm.csv hold the CPU rows, then the GPU rows (one header each).
-append() { tail -n +2 "$1" >>"$2" && rm "$1"; }
-"$build/stream-cpu" -o "$out/stream.csv" || { say "stream-cpu failed"; exit 1; }
-"$build/lbm-cpu" --size 64,128 --precision sp,dp -o "$out/lbm.csv" || { say "lbm-cpu failed"; exit 1; }
+
+# CPU rows carry a theoretical bandwidth when the user gives one or the memory tables say it.
+cpu_peak=()
+peak=${SUITE_PEAK_BW_GBS:-$(bash "$here/common/dram_peak.sh" 2>"$out/dram_peak.log")}
+if [ -n "$peak" ]; then
+    cpu_peak=(--peak-bw "$peak")
+    [ -n "${SUITE_PEAK_BW_GBS:-}" ] && say "CPU peak bandwidth $peak GB/s (SUITE_PEAK_BW_GBS)" ||
+        say "CPU peak bandwidth $(sed 's/^dram_peak: //' "$out/dram_peak.log")"
+else
+    say "CPU rows leave peak_bw_GBs empty: $(sed 's/^dram_peak: //' "$out/dram_peak.log");" \
+        "set SUITE_PEAK_BW_GBS to the theoretical GB/s"
+fi
+rm -f "$out/dram_peak.log"
+
+# Each step runs in the background, in a process group of its own (set -m): a signal, Ctrl-C at
+# the terminal too, reaches this script alone and at once, and is passed on to the step as one
+# SIGTERM, on which it drops its unfinished case and exits 130.
+set -m
+steps=(stream-cpu lbm-cpu)
 if [ -x "$build/stream-gpu" ] && gpu_present; then
-    "$build/stream-gpu" -o "$out/stream-gpu.csv" || { say "stream-gpu failed"; exit 1; }
-    append "$out/stream-gpu.csv" "$out/stream.csv"
-    "$build/lbm-gpu" --size 128,256 --precision sp,dp -o "$out/lbm-gpu.csv" || { say "lbm-gpu failed"; exit 1; }
-    append "$out/lbm-gpu.csv" "$out/lbm.csv"
+    steps+=(stream-gpu lbm-gpu)
 else
     say "no GPU (or no CUDA build): CPU rows only"
 fi
-"$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ||
-    { say "roofline failed"; exit 1; }
-"$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ||
-    { say "roofline --summary failed"; exit 1; }
+steps+=(roofline summary)
+child='' current='' done_steps=()
+incomplete() { # incomplete REASON: names what is missing, for whoever finds the folder later
+    {
+        echo "$1"
+        echo "finished: ${done_steps[*]:-none}"
+        echo "missing: ${steps[*]:${#done_steps[@]}}"
+    } >"$out/INCOMPLETE"
+}
+on_signal() {
+    trap '' INT TERM
+    say "interrupted ($1) during $current: stopping"
+    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child"
+    incomplete "interrupted by SIG$1 during $current at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    say "interrupted: $out is incomplete (see its INCOMPLETE file)"
+    exit 130
+}
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+step() { # step NAME COMMAND...: runs one step; stops the job on anything but success
+    local rc
+    current=$1
+    shift
+    "$@" &
+    child=$!
+    wait "$child"
+    rc=$?
+    child=''
+    case $rc in
+    0) done_steps+=("$current") ;;
+    130) on_signal INT ;;
+    *)
+        incomplete "$current failed with exit status $rc"
+        say "$current failed (exit status $rc): $out is incomplete"
+        exit "$rc"
+        ;;
+    esac
+}
+gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows of CSV
+    local exe=$1 csv=$2
+    shift 2
+    "$build/$exe" "$@" -o "$out/$exe.csv" && tail -n +2 "$out/$exe.csv" >>"$out/$csv" &&
+        rm "$out/$exe.csv"
+}
+# shellcheck disable=SC2086
+for s in "${steps[@]}"; do
+    case $s in
+    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" ${SUITE_STREAM_CPU_ARGS:-} -o "$out/stream.csv" ;;
+    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" ${SUITE_LBM_CPU_ARGS:-} -o "$out/lbm.csv" ;;
+    stream-gpu) step "$s" gpu_rows stream-gpu stream.csv ${SUITE_STREAM_GPU_ARGS:-} ;;
+    lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv --precision sp,dp ${SUITE_LBM_GPU_ARGS:-} ;;
+    roofline) step "$s" "$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ;;
+    summary) step "$s" "$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ;;
+    esac
+done
+trap - INT TERM
+# The person at the terminal gets a short table; the results stay the CSV files.
+"$build/roofline" --table "$out/stream.csv" "$out/lbm.csv" >&2 || say "roofline --table failed"
 say "done: $out: stream.csv, lbm.csv, roofline.csv, summary.csv, plots/"

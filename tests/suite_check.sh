@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# suite_check.sh SUITE BUILD CSV_CHECK: the main job as a person meets it, on tiny domains:
+# a whole run (results, the table on the terminal, the CPU peak bandwidth in the rows), then
+# SIGINT and SIGTERM in the middle of a step (exit 130 within seconds, "interrupted", an
+# INCOMPLETE file naming the missing steps, only complete rows left), and the DRAM peak reader
+# on recorded memory tables.
+set -u
+suite=$1 build=$2 check=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export SUITE_SKIP_BUILD=1 SUITE_OFFLINE=1 BUILD_DIR=$build OMP_NUM_THREADS=2
+quick=(SUITE_STREAM_CPU_ARGS="--size 1M --reps 3 --warmup 1 --kernel copy,copy_nt"
+    SUITE_LBM_CPU_ARGS="--size 16 --steps 2 --reps 2 --warmup 1 --kernel pull,aa"
+    SUITE_STREAM_GPU_ARGS="--size 1M --reps 3 --warmup 1" SUITE_LBM_GPU_ARGS="--size 16 --steps 2 --reps 2")
+
+# 1. A whole run. A peak bandwidth given by the user lands in every CPU row.
+env "${quick[@]}" SUITE_RESULTS="$tmp/a" SUITE_PEAK_BW_GBS=123.5 bash "$suite" >"$tmp/a.out" 2>"$tmp/a.err"
+rc=$?
+cat "$tmp/a.err"
+[ $rc -eq 0 ] || fail "the main job exited $rc"
+[ -s "$tmp/a.out" ] && fail "the main job wrote to stdout"
+dir=$(ls -d "$tmp"/a/*/) || fail "no results folder"
+for f in stream.csv lbm.csv roofline.csv summary.csv; do [ -s "$dir/$f" ] || fail "no $f"; done
+[ -e "$dir/INCOMPLETE" ] && fail "a finished run is marked INCOMPLETE"
+"$check" "$dir/stream.csv" --bench stream || fail "stream.csv rows"
+"$check" "$dir/lbm.csv" --bench lbm || fail "lbm.csv rows"
+col=$(head -1 "$dir/stream.csv" | tr ',' '\n' | grep -nx peak_bw_GBs | cut -d: -f1)
+vals=$(tail -n +2 "$dir/stream.csv" | cut -d, -f"$col" | sort -u)
+[ "$vals" = 123.5 ] || fail "peak_bw_GBs in stream.csv is '$vals', expected 123.5"
+grep -q 'SUITE_PEAK_BW_GBS' "$tmp/a.err" || fail "the run does not say where the peak came from"
+grep -qi 'copy' "$tmp/a.err" && grep -q '%' "$tmp/a.err" || fail "no result table on stderr"
+
+# 2. Interrupted in the middle of lbm-cpu: SIGINT to the script's process group, as Ctrl-C at
+# a terminal sends it, and SIGTERM to the script alone.
+for sig in INT TERM; do
+    env "${quick[@]}" SUITE_RESULTS="$tmp/$sig" \
+        SUITE_LBM_CPU_ARGS="--size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3" \
+        setsid env --default-signal=INT bash "$suite" 2>"$tmp/$sig.err" &
+    pid=$! # setsid execs (no fork) in a background job: the job leads its own process group
+    for _ in $(seq 600); do # the first lbm row, at most 60 s
+        f=$(ls "$tmp/$sig"/*/lbm.csv 2>/dev/null) && [ "$(wc -l <"$f")" -ge 2 ] && break
+        sleep 0.1
+    done
+    [ -n "${f:-}" ] || fail "SIG$sig: lbm-cpu never wrote a row"
+    t0=$(date +%s%N)
+    if [ $sig = INT ]; then kill -INT -- "-$pid"; else kill -TERM "$pid"; fi
+    wait "$pid"
+    rc=$?
+    t=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+    cat "$tmp/$sig.err"
+    [ $rc -eq 130 ] || fail "SIG$sig: exit status $rc, expected 130"
+    grep -q 'interrupted' "$tmp/$sig.err" || fail "SIG$sig: no 'interrupted' on stderr"
+    grep -q 'failed' "$tmp/$sig.err" && fail "SIG$sig: an interrupt reported as a failure"
+    dir=$(dirname "$f")
+    [ -s "$dir/INCOMPLETE" ] || fail "SIG$sig: no INCOMPLETE file"
+    grep -q 'during lbm-cpu' "$dir/INCOMPLETE" && grep -q 'missing: lbm-cpu.*roofline summary' "$dir/INCOMPLETE" ||
+        { cat "$dir/INCOMPLETE"; fail "SIG$sig: INCOMPLETE does not name what is missing"; }
+    "$check" "$dir/lbm.csv" --bench lbm || fail "SIG$sig: the rows left are not all complete"
+    echo "suite: SIG$sig stopped the job in $t s"
+    awk -v t="$t" 'BEGIN { exit !(t < 5) }' || fail "SIG$sig: the job took $t s to stop"
+done
+
+# 3. The DRAM peak from memory tables (modules x MT/s x bytes per transfer).
+expect() { # expect FILE VALUE
+    got=$(bash "$here/../common/dram_peak.sh" "$here/dmidecode/$1" 2>/dev/null)
+    [ "$got" = "$2" ] || fail "dram_peak $1: '$got', expected '$2'"
+}
+expect ddr5-8ch.txt 281.6      # 8 populated of 16 slots, configured 4400 MT/s, 64-bit
+expect ddr4-old-mhz.txt 38.4   # old dmidecode: "Configured Clock Speed: 2400 MHz"
+expect vm-empty.txt ''         # a VM's table without speeds: nothing, exit 1
+bash "$here/../common/dram_peak.sh" "$here/dmidecode/vm-empty.txt" 2>/dev/null && fail "dram_peak: exit 0 without a speed"
+echo "suite_check: passed"
