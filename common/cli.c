@@ -42,8 +42,8 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
 {
     const char *p = text;
     char *end = NULL;
-    unsigned long long v;
-    unsigned shift = 0;
+    unsigned long long v, base = 1024;
+    int power = 0; /* of base */
 
     if (!isdigit((unsigned char)*p)) {
         cli_fail(err, errlen, "'%s' is not a non-negative whole number", text);
@@ -57,30 +57,37 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
     }
     if (allow_suffix && *end) {
         switch (*end) {
-        case 'K': case 'k': shift = 10; break;
-        case 'M': case 'm': shift = 20; break;
-        case 'G': case 'g': shift = 30; break;
-        case 'T': case 't': shift = 40; break;
+        case 'K': case 'k': power = 1; break;
+        case 'M': case 'm': power = 2; break;
+        case 'G': case 'g': power = 3; break;
+        case 'T': case 't': power = 4; break;
         default: break;
         }
-        if (shift) {
+        if (power) {
             end++;
-            if ((*end == 'i' || *end == 'I') && (end[1] == 'B' || end[1] == 'b'))
-                end += 2; /* accept KiB, MiB, GiB as well */
-            else if (*end == 'B' || *end == 'b')
-                end++;
+            if ((*end == 'i' || *end == 'I') && (end[1] == 'B' || end[1] == 'b')) {
+                end += 2; /* KiB, MiB, ...: powers of 1024 */
+            } else if (*end == 'B' || *end == 'b') {
+                end++; /* KB, MB, ...: SI, powers of 1000 */
+                base = 1000;
+            } /* bare K, M, ...: powers of 1024, as before the SI forms were accepted */
         }
     }
     if (*end) {
         cli_fail(err, errlen, "'%s' is not a whole number%s", text,
-                 allow_suffix ? " (optionally with suffix K, M, G or T, powers of 1024)" : "");
+                 allow_suffix ? " (optionally with suffix KiB/MiB/GiB/TiB or bare K/M/G/T, "
+                                "powers of 1024, or KB/MB/GB/TB, powers of 1000)"
+                              : "");
         return 1;
     }
-    if (shift && v > (UINT64_MAX >> shift)) {
-        cli_fail(err, errlen, "'%s' is too large", text);
-        return 1;
+    for (int i = 0; i < power; i++) {
+        if (v > UINT64_MAX / base || v * base > SIZE_MAX) {
+            cli_fail(err, errlen, "'%s' is too large", text);
+            return 1;
+        }
+        v *= base;
     }
-    *out = (size_t)(v << shift);
+    *out = (size_t)v;
     return 0;
 }
 
@@ -100,8 +107,8 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
 {
     char *parts[3] = {item, NULL, NULL};
     int np = 1;
-    size_t a, b, step = 1;
-    int geometric = 0;
+    size_t a, b, step = allow_suffix ? 2 : 1;
+    int geometric = allow_suffix; /* byte sizes: a:b doubles, 1K:4K = 1K,2K,4K */
     char *c;
 
     for (c = item; *c; c++) {
@@ -127,10 +134,9 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
         }
         if (np == 3) {
             const char *s = parts[2];
-            if (*s == 'x' || *s == '*') {
-                geometric = 1;
+            geometric = *s == 'x' || *s == '*';
+            if (geometric)
                 s++;
-            }
             if (cli_parse_value(s, geometric ? 0 : allow_suffix, &step, err, errlen))
                 return 1;
             if (geometric ? step < 2 : step < 1) {
@@ -138,10 +144,13 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
                          geometric ? "a factor" : "a step", geometric ? 2 : 1);
                 return 1;
             }
-            if (geometric && a == 0) {
-                cli_fail(err, errlen, "'%s': a geometric range cannot start at 0", whole);
-                return 1;
-            }
+            if (!geometric && (out->min_step == 0 || step < out->min_step))
+                out->min_step = step;
+        }
+        if (geometric && a == 0) {
+            cli_fail(err, errlen, "'%s': a geometric range cannot start at 0%s", whole,
+                     np == 2 ? " (a:b without a step doubles from a)" : "");
+            return 1;
         }
     }
     for (size_t v = a;;) {
@@ -175,6 +184,7 @@ int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, str
     size_t len = strlen(text);
 
     out->n = 0;
+    out->min_step = 0;
     if (len == 0) {
         cli_fail(err, errlen, "empty list: expected %s", LIST_FORM);
         return 1;
@@ -290,6 +300,28 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
     for (size_t i = 0; i < out->n; i++) {
         if (out->v[i] % 32) {
             cli_fail(err, errlen, "%s: %zu is not a multiple of 32 (a warp)", opt, out->v[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_opt_threads(const char *backend, const char *text, struct cli_list *out, char *err,
+                    size_t errlen)
+{
+    const int cpus = sysinfo_cpus_allowed();
+    if (strcmp(backend, "cpu") != 0) {
+        cli_fail(err, errlen, "--threads applies to the cpu executables only (OpenMP threads; "
+                              "the gpu ones take --block)");
+        return 1;
+    }
+    if (cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen))
+        return 1;
+    for (size_t i = 0; i < out->n; i++) {
+        if (cpus > 0 && out->v[i] > (size_t)cpus) {
+            cli_fail(err, errlen, "--threads %zu: this process may run on %d CPU(s) "
+                                  "(sched_getaffinity); more threads would time-share them",
+                     out->v[i], cpus);
             return 1;
         }
     }

@@ -14,6 +14,7 @@ extern "C" {
 
 struct cli_list {
     size_t n;
+    size_t min_step; /* smallest arithmetic step a:b:step given; 0 if none */
     size_t v[CLI_LIST_MAX];
 };
 
@@ -32,11 +33,14 @@ int cli_error(const char *prog, int code, const char *fmt, ...)
 #endif
     ;
 
-/* Binary suffixes: K = 2^10, M = 2^20, G = 2^30, T = 2^40 (only where allow_suffix). */
+/* Byte suffixes (only where allow_suffix): KiB/MiB/GiB/TiB and bare K/M/G/T are powers of 1024
+ * (2^10 ... 2^40), KB/MB/GB/TB powers of 1000 (SI); the letter in either case. */
 int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, size_t errlen);
 
 /* A comma-separated list whose items are values or ranges: "a:b:step" (arithmetic) or
- * "a:b:xF" (geometric, factor F >= 2); "a:b" means step 1. Every value must lie in [lo, hi].
+ * "a:b:xF" (geometric, factor F >= 2); "a:b" means step 1, or with allow_suffix (byte sizes)
+ * factor 2 ("1K:4K" = 1K,2K,4K). Every value must lie in [lo, hi]; out->min_step keeps the
+ * smallest arithmetic step, for callers whose values come in units (elements).
  * Values keep their order; duplicates are kept (the user asked for them). */
 int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, struct cli_list *out,
                    char *err, size_t errlen);
@@ -58,6 +62,12 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
 /* A list of CUDA threads-per-block values: multiples of 32 from 32 to 1024. */
 int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err,
                   size_t errlen);
+
+/* --threads LIST: OpenMP thread counts for a cpu backend (backend "cpu"; elsewhere refused, as
+ * the option is cpu-only), each from 1 to the CPUs this process may run on (sched_getaffinity):
+ * more threads than CPUs time-share them and would measure the scheduler, not the memory. */
+int cli_opt_threads(const char *backend, const char *text, struct cli_list *out, char *err,
+                    size_t errlen);
 
 /* The options every executable shares, for the tail of its getopt_long switch: c is the
  * option returned, version_code the code of --version. -o/--output sets *out_path; -h prints

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum csv_kind { CSV_K_INT, CSV_K_OPT, CSV_K_DBL, CSV_K_STR };
+enum csv_kind { CSV_K_INT, CSV_K_OPT, CSV_K_DBL, CSV_K_NUM, CSV_K_STR };
 
 struct csv_column {
     const char *name;
@@ -40,6 +40,7 @@ void csv_record_init(struct csv_record *r)
         case CSV_K_INT: *(int64_t *)p = 0; break;
         case CSV_K_OPT: *(int64_t *)p = -1; break;
         case CSV_K_DBL: *(double *)p = NAN; break;
+        case CSV_K_NUM: *(double *)p = NAN; break;
         case CSV_K_STR: p[0] = '\0'; break;
         }
     }
@@ -98,6 +99,10 @@ int csv_write_row(FILE *f, const struct csv_record *r)
         case CSV_K_DBL:
             if (!isnan(*(const double *)p))
                 bad = fprintf(f, "%.9g", *(const double *)p) < 0;
+            break;
+        case CSV_K_NUM: /* glibc would print -nan for a NaN with its sign bit set */
+            bad = (isnan(*(const double *)p) ? fputs("nan", f) < 0
+                                             : fprintf(f, "%.9g", *(const double *)p) < 0);
             break;
         case CSV_K_STR:
             bad = csv_write_field(f, p);
@@ -189,7 +194,7 @@ static int parse_field(const struct csv_column *c, const char *text, struct csv_
         return 0;
     }
     errno = 0;
-    if (c->kind == CSV_K_DBL) {
+    if (c->kind == CSV_K_DBL || c->kind == CSV_K_NUM) {
         double v = strtod(text, &end);
         if (*end || errno == ERANGE || end == text) {
             *why = "not a number";

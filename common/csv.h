@@ -14,6 +14,7 @@ extern "C" {
 #define CSV_STR_LEN 192
 
 /* Kinds: INT always written; OPT written empty when negative; DBL written empty when NaN;
+ * NUM always written, NaN as "nan" (a result that is not a number, not one that does not apply);
  * STR written empty when "". Columns are only ever appended (a rename is a new schema). */
 #define CSV_COLUMNS(X)                                                                             \
     X(INT, schema)                                                                                 \
@@ -64,7 +65,7 @@ extern "C" {
     X(STR, flags)                                                                                  \
     X(STR, binding)                                                                                \
     X(STR, facts_source)                                                                           \
-    X(DBL, max_rel_err)                                                                            \
+    X(NUM, max_rel_err)                                                                            \
     X(STR, verified)                                                                               \
     X(OPT, cores)                                                                                  \
     X(OPT, numa_domains)                                                                           \
@@ -77,11 +78,17 @@ extern "C" {
     X(DBL, efficiency)                                                                             \
     X(STR, state_hash)                                                                             \
     X(STR, overlap)                                                                                \
-    X(STR, halo)
+    X(STR, halo)                                                                                   \
+    X(DBL, omega)                                                                                  \
+    X(DBL, viscosity)                                                                              \
+    X(DBL, lid_ux)                                                                                 \
+    X(DBL, force_x)                                                                                \
+    X(DBL, trt_magic)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;
 #define CSV_FIELD_DBL(name) double name;
+#define CSV_FIELD_NUM(name) double name;
 #define CSV_FIELD_STR(name) char name[CSV_STR_LEN];
 #define CSV_FIELD(kind, name) CSV_FIELD_##kind(name)
 

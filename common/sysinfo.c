@@ -1,6 +1,8 @@
 /* sysinfo.c: host facts from /proc and sysfs; every reader tolerates a missing file. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "sysinfo.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,26 @@ int sysinfo_host_get(struct sysinfo_host *h)
     read_counts(h);
     snprintf(h->source, sizeof h->source, "sysfs");
     return 0;
+}
+
+size_t sysinfo_out_of_cache_bytes(const struct sysinfo_host *h, char *why, size_t len)
+{
+    if (h->llc_bytes == 0) {
+        snprintf(why, len, "last-level cache size not found in sysfs: 1 GiB");
+        return (size_t)1 << 30;
+    }
+    snprintf(why, len, "%d x the last-level cache (L%d, %d x %.1f MiB, from sysfs) = %.1f MiB",
+             SYSINFO_CACHE_FACTOR, h->llc_level, h->llc_count, (double)h->llc_instance / 1048576.0,
+             SYSINFO_CACHE_FACTOR * (double)h->llc_bytes / 1048576.0);
+    return SYSINFO_CACHE_FACTOR * h->llc_bytes;
+}
+
+int sysinfo_cpus_allowed(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 size_t sysinfo_mem_available(void)

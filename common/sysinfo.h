@@ -23,6 +23,18 @@ struct sysinfo_host {
 
 int sysinfo_host_get(struct sysinfo_host *h);
 
+/* STREAM's rule for a working set that no cache holds: at least this many times the
+ * last-level cache (McCalpin's STREAM README: each array 4x the sum of the caches). */
+#define SYSINFO_CACHE_FACTOR 4
+
+/* Bytes of SYSINFO_CACHE_FACTOR x the host's last-level cache (all instances), with a sentence
+ * in why; 1 GiB, said so, when sysfs does not give the cache. The one home of the CPU rule:
+ * stream-cpu's default array size and lbm-cpu's default domain both come from it. */
+size_t sysinfo_out_of_cache_bytes(const struct sysinfo_host *h, char *why, size_t len);
+
+/* CPUs this process may run on (its affinity mask); the online CPUs if that is unreadable. */
+int sysinfo_cpus_allowed(void);
+
 /* Bytes of memory the kernel reports available now (MemAvailable); 0 if unknown. */
 size_t sysinfo_mem_available(void);
 

@@ -41,6 +41,14 @@ void *cpu_alloc(size_t bytes)
     return p;
 }
 
+void cpu_use_threads(int n)
+{
+    static int initial; /* before any call changed it */
+    if (initial == 0)
+        initial = omp_get_max_threads();
+    omp_set_num_threads(n > 0 ? n : initial);
+}
+
 /* The binding actually in effect: what OpenMP was asked for, and how many of its threads
  * run pinned to a single CPU (their affinity masks, which also see likwid-pin or taskset). */
 void cpu_binding(char *buf, size_t len)
@@ -96,17 +104,12 @@ static int likwid_facts(struct suite_device *d)
 size_t cpu_default_bytes(char *why, size_t len)
 {
     struct sysinfo_host h;
+    char rule[160];
+    size_t bytes;
     sysinfo_host_get(&h);
-    if (h.llc_bytes == 0) {
-        snprintf(why, len, "last-level cache size not found in sysfs: default 1 GiB per array");
-        return (size_t)1 << 30;
-    }
-    snprintf(why, len,
-             "default size %.1f MiB per array = 4 x the last-level cache (L%d, %d x %.1f MiB, "
-             "from sysfs)",
-             4.0 * (double)h.llc_bytes / 1048576.0, h.llc_level, h.llc_count,
-             (double)h.llc_instance / 1048576.0);
-    return 4 * h.llc_bytes;
+    bytes = sysinfo_out_of_cache_bytes(&h, rule, sizeof rule);
+    snprintf(why, len, "default size per array: %s", rule);
+    return bytes;
 }
 
 void cpu_device_facts(struct suite_device *d)

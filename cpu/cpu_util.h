@@ -12,6 +12,10 @@ void cpu_chunk(size_t n, size_t grain, size_t *lo, size_t *hi);
 /* 2 MiB-aligned allocation, advised for transparent huge pages; free with free(). */
 void *cpu_alloc(size_t bytes);
 
+/* OpenMP threads for the parallel regions that follow: n, or for n == 0 the count the runtime
+ * started with (OMP_NUM_THREADS, else every CPU). Placement stays OMP_PROC_BIND/OMP_PLACES's. */
+void cpu_use_threads(int n);
+
 /* "proc_bind=close places=cores(16) threads=16" from the OpenMP runtime. */
 void cpu_binding(char *buf, size_t len);
 

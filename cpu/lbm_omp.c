@@ -241,6 +241,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         free(s);
         return 1;
     }
+    cpu_use_threads(c->threads); /* before first touch (lbm_init): the kernel's threads */
     plan_rows(s);
     {
         /* whole cache lines per chunk and one more, so the 19 chunks start in different L1 sets */
@@ -264,6 +265,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
 #pragma omp parallel
     cpu_marker_register(s->region);
     used->threads = omp_get_max_threads();
+    cpu_binding(used->binding, sizeof used->binding);
     used->blocks = -1;
     used->occupancy = NAN;
     used->pitch = s->u.l.pitch;

@@ -113,6 +113,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
         free(a);
         return 1;
     }
+    cpu_use_threads(c->threads); /* before first touch: the kernel's threads own the pages */
     a->c = *c;
     a->esize = prec_size(c->prec);
     a->nsrc = l.narrays;
@@ -146,6 +147,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
 #pragma omp parallel
     cpu_marker_register(a->region);
     used->threads = omp_get_max_threads();
+    cpu_binding(used->binding, sizeof used->binding);
     used->blocks = -1;
     used->occupancy = NAN;
     used->vector_bytes = (c->kernel == STREAM_COPY_NT || c->kernel == STREAM_COPY19_NT)

@@ -48,7 +48,7 @@ struct lbm_case {
     double omega;      /* shear relaxation rate, 0 < omega < 2 */
     double lid_ux;     /* cavity lid velocity */
     double force[3];   /* body force per unit volume (channel) */
-    int threads;       /* gpu threads per block; 0: backend default */
+    int threads;       /* gpu threads per block; cpu OpenMP threads; 0: backend default */
     struct lbm_place place;
 };
 
@@ -57,6 +57,7 @@ struct lbm_launch {
     long blocks;      /* gpu grid size; -1 on the cpu */
     double occupancy; /* gpu; NaN on the cpu */
     size_t pitch;     /* x row pitch in elements, padding and alignment included */
+    char binding[128]; /* cpu: cpu_binding with this case's threads; "" where the device's holds */
 };
 
 struct lbm_state;
@@ -159,6 +160,10 @@ int lbm_lattices(enum lbm_kernel k);
 int lbm_single_rank(enum lbm_kernel k);
 /* Bytes of the lattices of a case (what a backend allocates, give or take a page). */
 size_t lbm_bytes_needed(const struct lbm_case *c);
+/* The default domain's edge: the smallest multiple of 16, at least min_edge, whose cube's one
+ * lattice (19 values of es bytes per cell, padding aside) holds at least `bytes`. One lattice
+ * because aa keeps only one; the two-lattice kernels then hold twice as much. */
+size_t lbm_default_edge(size_t bytes, size_t es, size_t min_edge);
 /* bytes per fluid-cell update: 19 loads + 19 stores; write-allocate adds 19 reads */
 void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes);
 

@@ -86,6 +86,16 @@ void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p)
         p->g[a] = (float)d.g[a];
 }
 
+size_t lbm_default_edge(size_t bytes, size_t es, size_t min_edge)
+{
+    size_t e = (min_edge + 15) / 16 * 16;
+    if (e == 0)
+        e = 16;
+    while ((double)e * e * e * 19 * es < (double)bytes)
+        e += 16;
+    return e;
+}
+
 void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *dram_bytes)
 {
     *prog_bytes = (double)(38 * esize);

@@ -18,7 +18,10 @@ static void usage(const char *prog)
             "usage: %s [options]\n"
             "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout\n"
             "or -o FILE. Every case is verified: mass conserved, no NaN.\n"
-            "  --size LIST        cubic domains, e.g. 64,128 or 32:512:16 (default: cpu 128, gpu 256)\n"
+            "  --size LIST        cubic domains, e.g. 64,128 or 32:512:16; a domain given twice\n"
+            "                     (also by --dims) runs once (default: cpu the smallest edge, a\n"
+            "                     multiple of 16, whose one lattice in the smallest precision\n"
+            "                     is 4x the last-level cache, STREAM's rule; gpu 256)\n"
             "  --dims LIST        boxes NXxNYxNZ, e.g. 256x128x64,512x64x64\n"
             "  --pad LIST         elements added to each x row (default 0)\n"
             "  --align LIST       x rows aligned to this many bytes, 0 for none (default: cpu 0,\n"
@@ -31,14 +34,19 @@ static void usage(const char *prog)
             "                     array of structures, for comparison\n"
             "  --geometry LIST    cavity,channel,periodic (default cavity)\n"
             "  --omega W          shear relaxation rate, 0 < W < 2 (default 1.6)\n"
-            "  --viscosity NU     the same given as lattice viscosity (NU > 0)\n"
-            "  --lid U            cavity lid velocity (default 0.05)\n"
-            "  --force G          channel body force along x (default 1e-6)\n"
+            "  --viscosity NU     the same given as lattice viscosity (NU > 0); not with --omega\n"
+            "  --lid U            cavity lid velocity (default 0.05; needs --geometry cavity)\n"
+            "  --force G          channel body force along x (default 1e-6; needs --geometry\n"
+            "                     channel)\n"
             "  --steps N          updates per timed repetition (default: about 0.1 s of them)\n"
             "  --warmup N         untimed updates first (default 10)\n"
             "  --reps N           timed repetitions (default 5)\n"
             "  --peak-bw GBS      theoretical bandwidth for the row (gpu: from the device)\n"
             "  --block LIST       gpu: threads per block, multiples of 32 up to 1024\n"
+            "  --threads LIST     cpu: OpenMP thread counts, one row each, e.g. 1,2,4,8:64:8\n"
+            "                     (at most the CPUs this process may use; default\n"
+            "                     OMP_NUM_THREADS or all); threads are placed as OMP_PROC_BIND\n"
+            "                     and OMP_PLACES say\n"
             "Distributed runs (under mpirun; one GPU per rank, by node-local rank):\n"
             "  --procs LIST       rank grids PXxPYxPZ, e.g. 1x1x1,1x1x2,1x2x2 (default: all ranks,\n"
             "                     split by MPI_Dims_create, most along z: x splits are slowest)\n"
@@ -59,7 +67,7 @@ static void usage(const char *prog)
 enum {
     OPT_SIZE = 256, OPT_DIMS, OPT_PAD, OPT_ALIGN, OPT_PREC, OPT_COLL, OPT_KERNEL, OPT_GEOM,
     OPT_OMEGA, OPT_VISC, OPT_LID, OPT_FORCE, OPT_STEPS, OPT_WARMUP, OPT_REPS, OPT_PEAK, OPT_BLOCK,
-    OPT_PROCS, OPT_RANKS, OPT_LOCAL, OPT_OVERLAP, OPT_HALO, OPT_VERSION
+    OPT_PROCS, OPT_RANKS, OPT_LOCAL, OPT_OVERLAP, OPT_HALO, OPT_VERSION, OPT_THREADS
 };
 
 #define MAX_EDGE 65536
@@ -124,6 +132,15 @@ static int parse_boxes(const char *opt, const char *text, int cube, size_t top, 
     }
 }
 
+/* 1 if geometry g is among those to run */
+static int has_geometry(const struct lbm_opts *o, enum lbm_geometry g)
+{
+    for (int i = 0; i < o->ngeoms; i++)
+        if (o->geoms[i] == (int)g)
+            return 1;
+    return 0;
+}
+
 static int names(const char *opt, const char *text, const char *const *list, int n, int *out,
                  int *count, char *err, size_t errlen)
 {
@@ -161,6 +178,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         {"local", required_argument, 0, OPT_LOCAL},
         {"overlap", required_argument, 0, OPT_OVERLAP},
         {"halo", required_argument, 0, OPT_HALO},
+        {"threads", required_argument, 0, OPT_THREADS},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
@@ -169,6 +187,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
     static const char *const onoff[2] = {"off", "on"};
     static const char *const halo_names[DIST_HALO_COUNT] = {"auto", "device", "node", "host"};
     int c, idx, have_pad = 0, have_align = 0, have_global = 0;
+    int have_omega = 0, have_visc = 0, have_lid = 0, have_force = 0;
     double nu;
     struct cli_list sizes;
     size_t boxes[LBM_DECOMP_MAX][3];
@@ -269,19 +288,23 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                 return 2;
             break;
         case OPT_OMEGA:
+            have_omega = 1;
             if (cli_opt_double("--omega", optarg, 0, 2, &o->omega, err, errlen))
                 return 2;
             break;
         case OPT_VISC:
+            have_visc = 1;
             if (cli_opt_double("--viscosity", optarg, 0, 1e6, &nu, err, errlen))
                 return 2;
             o->omega = 1.0 / (3.0 * nu + 0.5);
             break;
         case OPT_LID:
+            have_lid = 1;
             if (cli_opt_double("--lid", optarg, -0.5, 0.5, &o->lid_ux, err, errlen))
                 return 2;
             break;
         case OPT_FORCE:
+            have_force = 1;
             if (cli_opt_double("--force", optarg, -0.01, 0.01, &o->force, err, errlen))
                 return 2;
             break;
@@ -299,6 +322,10 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
             break;
         case OPT_PEAK:
             if (cli_opt_double("--peak-bw", optarg, 0, 1e9, &o->peak_bw_GBs, err, errlen))
+                return 2;
+            break;
+        case OPT_THREADS:
+            if (cli_opt_threads(backend, optarg, &o->threads, err, errlen))
                 return 2;
             break;
         case OPT_BLOCK:
@@ -359,5 +386,30 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         o->ncolls = 1; /* bgk */
     if (o->ngeoms == 0)
         o->ngeoms = 1; /* cavity */
+    { /* one case per distinct domain: "--size 16 --dims 16x16x16" names one box twice */
+        int n = 0;
+        for (int i = 0; i < o->ndims; i++) {
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++)
+                seen = memcmp(o->dims[j], o->dims[i], sizeof o->dims[i]) == 0;
+            if (!seen)
+                memmove(o->dims[n++], o->dims[i], sizeof o->dims[i]);
+        }
+        o->ndims = n;
+    }
+    if (have_omega && have_visc) {
+        cli_fail(err, errlen, "--omega and --viscosity set the same rate (nu = (1/omega - 1/2)/3): "
+                              "give one of them");
+        return 2;
+    }
+    if (have_lid && !has_geometry(o, LBM_CAVITY)) {
+        cli_fail(err, errlen, "--lid: only the cavity has a lid (add --geometry cavity)");
+        return 2;
+    }
+    if (have_force && !has_geometry(o, LBM_CHANNEL)) {
+        cli_fail(err, errlen, "--force: only the channel is driven by a body force (add "
+                              "--geometry channel)");
+        return 2;
+    }
     return 0;
 }

@@ -19,6 +19,7 @@ struct lbm_opts {
     int overlaps[2], noverlaps;   /* --overlap: 1 on, 0 off (default on) */
     int halos[DIST_HALO_COUNT], nhalos; /* --halo: enum dist_halo (default auto) */
     struct cli_list pads, aligns, block;
+    struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */
     int precs[PREC_COUNT], nprecs;
     int colls[LBM_COLLISION_COUNT], ncolls;
     int kernels[LBM_KERNEL_COUNT], nkernels; /* 0: every kernel the backend has */

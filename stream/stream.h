@@ -33,7 +33,7 @@ struct stream_case {
     size_t n;            /* elements per array */
     size_t read_offset;  /* elements the source starts past an aligned address */
     size_t write_offset; /* elements the destination starts past an aligned address */
-    int threads;         /* gpu: threads per block (0: backend default); cpu: ignored */
+    int threads;         /* gpu: threads per block; cpu: OpenMP threads (0: backend default) */
     long blocks;         /* gpu: grid size (0: cover the array); cpu: ignored */
     int ilp;             /* gpu: independent accesses in flight per thread (0: default) */
     int scalar;          /* gpu: 1 forces element-wide accesses, 0 takes the widest alignment allows */
@@ -46,6 +46,7 @@ struct stream_launch {
     double occupancy; /* gpu: resident warps / maximum warps per multiprocessor; NaN on the cpu */
     int vector_bytes; /* bytes per access in the kernel's main loop; -1 where not ours (memcpy) */
     int ilp;          /* gpu: accesses in flight per thread; -1 on the cpu */
+    char binding[128]; /* cpu: cpu_binding with this case's threads; "" where the device's holds */
 };
 
 struct stream_device {

@@ -93,6 +93,8 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->pitch = (int64_t)c->n;
     r->cells = r->fluid_cells = (int64_t)c->n;
     r->threads = u->threads;
+    if (u->binding[0]) /* this case's own thread count and placement */
+        csv_set(r->binding, u->binding);
     r->blocks = u->blocks;
     r->occupancy = u->occupancy;
     r->vector_bytes = u->vector_bytes;
@@ -131,6 +133,7 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     snprintf(what, sizeof what, "%s %s, %zu elements per array", stream_kernel_names[c->kernel],
              prec_name(c->prec), c->n);
     progress_case(&x->prog, x->icase, what);
+    memset(&used, 0, sizeof used);
     if (stream_alloc(&s, c, &used, err, sizeof err))
         goto fail;
     if (x->o->warmup > 0 && stream_run(s, x->o->warmup, x->times, err, sizeof err))
@@ -169,7 +172,9 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
 {
     const struct stream_opts *o = x->o;
     int uses_launch = strcmp(x->dev->dev.backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
-    size_t nb = uses_launch && o->block.n ? o->block.n : 1;
+    /* cpu: --threads takes --block's place (the parser allows each on its own backend only) */
+    const struct cli_list *tl = uses_launch ? &o->block : &o->threads;
+    size_t nb = tl->n ? tl->n : 1;
     size_t ng = uses_launch && o->blocks.n ? o->blocks.n : 1;
     size_t ni = uses_launch && o->ilp.n ? o->ilp.n : 1;
     int n = 0;
@@ -177,7 +182,7 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
     for (size_t b = 0; b < nb; b++) {
         for (size_t g = 0; g < ng; g++) {
             for (size_t i = 0; i < ni; i++) {
-                c.threads = uses_launch && o->block.n ? (int)o->block.v[b] : 0;
+                c.threads = tl->n ? (int)tl->v[b] : 0;
                 c.blocks = uses_launch && o->blocks.n ? (long)o->blocks.v[g] : 0;
                 c.ilp = uses_launch && o->ilp.n ? (int)o->ilp.v[i] : 0;
                 c.scalar = o->scalar;

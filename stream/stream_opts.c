@@ -17,9 +17,12 @@ static void usage(const char *prog)
     fprintf(stderr,
             "usage: %s [options]\n"
             "Measures STREAM copy bandwidth; writes CSV (schema 1) to stdout or -o FILE.\n"
-            "  --size LIST          bytes per array, suffix K/M/G (powers of 1024); a list like\n"
-            "                       1M,64M or a range 1M:1G:x2 (default: cpu 4x the last-level\n"
-            "                       cache, gpu 1 GiB; copy19 kernels: that total over 38 arrays)\n"
+            "  --size LIST          bytes per array: suffix KiB/MiB/GiB/TiB or bare K/M/G/T\n"
+            "                       (powers of 1024), KB/MB/GB/TB (powers of 1000); a list like\n"
+            "                       1M,64M or a range 1M:1G:x2, 1M:1G (the same: no step\n"
+            "                       doubles) or 1M:2M:64K (a step of at least one element)\n"
+            "                       (default: cpu 4x the last-level cache, gpu 1 GiB; copy19\n"
+            "                       kernels: that total over 38 arrays)\n"
             "  --kernel LIST        copy,copy_nt,copy19,copy19_nt,memcpy (default: all this\n"
             "                       backend supports)\n"
             "  --precision LIST     sp,dp (default both)\n"
@@ -29,6 +32,10 @@ static void usage(const char *prog)
             "  --write-offset LIST  elements the destination starts past it (default 0)\n"
             "  --peak-bw GBS        theoretical bandwidth for the row (default: gpu from the\n"
             "                       memory clock and bus width; cpu unknown)\n"
+            "  --threads LIST       cpu: OpenMP thread counts, one row each, e.g. 1,2,4,8:64:8\n"
+            "                       (at most the CPUs this process may use; default\n"
+            "                       OMP_NUM_THREADS or all); threads are placed as\n"
+            "                       OMP_PROC_BIND and OMP_PLACES say\n"
             "  --block LIST         gpu: threads per block, multiples of 32 up to 1024\n"
             "  --blocks LIST        gpu: grid size (default: one pass over the array)\n"
             "  --ilp LIST           gpu: accesses in flight per thread, 1,2,4 or 8\n"
@@ -41,7 +48,7 @@ static void usage(const char *prog)
 
 enum {
     OPT_SIZE = 256, OPT_KERNEL, OPT_PREC, OPT_REPS, OPT_WARMUP, OPT_ROFF, OPT_WOFF, OPT_PEAK,
-    OPT_BLOCK, OPT_BLOCKS, OPT_ILP, OPT_ACCESS, OPT_VERSION
+    OPT_BLOCK, OPT_BLOCKS, OPT_ILP, OPT_ACCESS, OPT_VERSION, OPT_THREADS
 };
 
 static int gpu_only(const char *backend, const char *name, char *err, size_t errlen)
@@ -69,6 +76,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
         {"blocks", required_argument, 0, OPT_BLOCKS},
         {"ilp", required_argument, 0, OPT_ILP},
         {"access", required_argument, 0, OPT_ACCESS},
+        {"threads", required_argument, 0, OPT_THREADS},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
@@ -146,6 +154,10 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
                 }
             }
             break;
+        case OPT_THREADS:
+            if (cli_opt_threads(backend, optarg, &o->threads, err, errlen))
+                return 2;
+            break;
         case OPT_ACCESS:
             if (gpu_only(backend, "--access", err, errlen))
                 return 2;
@@ -173,6 +185,15 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
         o->precs[0] = PREC_SP;
         o->precs[1] = PREC_DP;
         o->nprecs = 2;
+    }
+    for (int i = 0; i < o->nprecs; i++) {
+        const size_t es = prec_size((enum prec)o->precs[i]);
+        if (o->sizes.min_step && o->sizes.min_step < es) {
+            cli_fail(err, errlen, "--size: a step of %zu bytes is less than one %s element (%zu "
+                                  "bytes); use a larger step, or a:b (doubling) or a:b:xF",
+                     o->sizes.min_step, prec_name((enum prec)o->precs[i]), es);
+            return 2;
+        }
     }
     return 0;
 }

@@ -10,6 +10,7 @@ struct stream_opts {
     int kernels[STREAM_KERNEL_COUNT], nkernels; /* nkernels == 0: backend default */
     int precs[PREC_COUNT], nprecs;
     struct cli_list block;  /* gpu threads per block */
+    struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */
     struct cli_list blocks; /* gpu grid sizes; n == 0: cover the array */
     struct cli_list ilp;
     struct cli_list read_offsets, write_offsets;

@@ -73,6 +73,29 @@ int main(void)
     CHECK(refused("99999999999999999999999", 0, 0, (size_t)-1));
     CHECK(refused("20000000T", 1, 0, (size_t)-1));
 
+    /* byte sizes: a range without a step doubles; SI and binary suffixes mean what they say */
+    CHECK(list_is("1K:4K", 1, (const size_t[]){1024, 2048, 4096}, 3));
+    CHECK(list_is("1KiB:3KiB", 1, (const size_t[]){1024, 2048}, 2));
+    CHECK(list_is("1KB:4KB", 1, (const size_t[]){1000, 2000, 4000}, 3));
+    CHECK(list_is("3:5", 0, f, 3) && l.min_step == 0);
+    CHECK(list_is("1K:2K:512,8:16:4", 1, (const size_t[]){1024, 1536, 2048, 8, 12, 16}, 6));
+    CHECK(l.min_step == 4); /* the smallest step, for a caller's check against its unit */
+    CHECK(refused("0:4K", 1, 0, (size_t)1 << 50));
+    CHECK(cli_parse_value("1MB", 1, &v, err, sizeof err) == 0 && v == 1000 * 1000);
+    CHECK(cli_parse_value("1MiB", 1, &v, err, sizeof err) == 0 && v == 1024 * 1024);
+    CHECK(cli_parse_value("1M", 1, &v, err, sizeof err) == 0 && v == 1024 * 1024);
+    CHECK(cli_parse_value("2GB", 1, &v, err, sizeof err) == 0 && v == 2000ull * 1000 * 1000);
+    CHECK(cli_parse_value("1TB", 1, &v, err, sizeof err) == 0 && v == 1000ull * 1000 * 1000 * 1000);
+    CHECK(cli_parse_value("1TiB", 1, &v, err, sizeof err) == 0 && v == 1ull << 40);
+    CHECK(cli_parse_value("1MBx", 1, &v, err, sizeof err) != 0);
+    CHECK(cli_parse_value("20000000TB", 1, &v, err, sizeof err) != 0);
+
+    /* --threads: cpu only; counts from 1 to the CPUs this process may use */
+    CHECK(cli_opt_threads("gpu", "1", &l, err, sizeof err) != 0 && strstr(err, "cpu") != NULL);
+    CHECK(cli_opt_threads("cpu", "1", &l, err, sizeof err) == 0 && l.n == 1 && l.v[0] == 1);
+    CHECK(cli_opt_threads("cpu", "0", &l, err, sizeof err) != 0);
+    CHECK(cli_opt_threads("cpu", "65536", &l, err, sizeof err) != 0 && strstr(err, "CPU") != NULL);
+
     CHECK(cli_parse_value("64K", 1, &v, err, sizeof err) == 0 && v == 65536);
     CHECK(cli_parse_value("64k", 0, &v, err, sizeof err) != 0);
 

@@ -49,11 +49,22 @@ int main(void)
     r.t_min_s = 0.000712345678;
     r.bw_prog_GBs = 3012.5;
     r.occupancy = NAN; /* empty */
+    r.max_rel_err = NAN; /* a result that is not a number: written "nan" */
+    r.omega = 1.25;
     csv_set(r.verified, "pass");
 
     CHECK(csv_write_header(f) == 0);
     CHECK(csv_write_row(f, &r) == 0);
     CHECK(csv_write_row(f, &r) == 0);
+    {
+        char text[8192];
+        size_t n;
+        rewind(f);
+        n = fread(text, 1, sizeof text - 1, f);
+        text[n] = '\0';
+        CHECK(strstr(text, ",nan,pass,") != NULL); /* max_rel_err, then verified */
+        CHECK(strstr(text, ",,,1.25,") != NULL);   /* halo (empty), then the physics columns */
+    }
     rewind(f);
     CHECK(csv_read(f, "roundtrip.csv", &t, err, sizeof err) == 0);
     fclose(f);
@@ -69,6 +80,8 @@ int main(void)
         CHECK(b->t_min_s == 0.000712345678);
         CHECK(b->bw_prog_GBs == 3012.5);
         CHECK(isnan(b->occupancy));
+        CHECK(isnan(b->max_rel_err));
+        CHECK(b->omega == 1.25 && isnan(b->viscosity));
         CHECK(strcmp(b->verified, "pass") == 0);
         CHECK(t.lines[1] == 3);
     }

@@ -180,5 +180,23 @@ int main(void)
         CHECK(l.ox == 0 && l.pitch == 10 && l.sy == 5 && l.sz == 2 && l.org == 10);
         CHECK(LBM_IDX(&l, 0, 0, -1, 0) == 0);
     }
+    {
+        /* the default domain: the smallest multiple of 16 whose one lattice holds the bytes
+         * asked for (the cache rule), never below the minimum edge */
+        const size_t mib = (size_t)1 << 20;
+        const size_t asks[] = {0, 1, 4 * 260 * mib, 4 * 32 * mib, 4 * 1024 * mib};
+        for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+            for (size_t es = 4; es <= 8; es += 4) {
+                const size_t e = lbm_default_edge(asks[i], es, 16);
+                const double lattice = 19.0 * (double)es * e * e * e;
+                const double below = 19.0 * (double)es * (e - 16) * (e - 16) * (e - 16);
+                CHECK(e % 16 == 0 && e >= 16);
+                CHECK(lattice >= (double)asks[i]);
+                CHECK(e == 16 || below < (double)asks[i]);
+            }
+            CHECK(lbm_default_edge(asks[i], 4, 256) >= 256);
+            CHECK(lbm_default_edge(asks[i], 4, 250) % 16 == 0);
+        }
+    }
     return check_report("test_lbm_model");
 }
