@@ -20,9 +20,11 @@ extern "C" const char stream_backend_name[] = "gpu";
  * thread in flight, a grid that covers the array once. */
 #define DEFAULT_THREADS 256
 #define DEFAULT_ILP 1
-/* load: a grid of one wave (every multiprocessor full once), each thread LOAD_ILP words in flight
- * per step of its grid-stride loop: few partial sums, and enough reads in flight without the
- * second wave a covering grid would need */
+/* load: LOAD_ILP words per thread, the grid covering the array once like the other kernels (the
+ * block scheduler balances the multiprocessors); one partial sum per 16 KiB read (256 threads x 4
+ * x 16 B), 8 bytes written per 16 KiB. A grid of one wave (6 resident blocks per multiprocessor,
+ * grid-stride) had the same best time on an H100 but half of 20 repetitions 19% slower
+ * (data/stream/2026-11-23-h100-stream-kernels). */
 #define LOAD_ILP 4
 
 struct ptrs19 {
@@ -453,15 +455,7 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
             c->blocks ? c->blocks : (long)(cover < 2147483647 ? (cover ? cover : 1) : 2147483647);
     }
     if (c->kernel == STREAM_LOAD) {
-        int per_sm = 0, sms = 0;
-        const void *fn = ops_fn(c->kernel, a->esize, word_bytes(a), a->ilp);
-        if (!c->blocks &&
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, a->threads, 0) ==
-                cudaSuccess &&
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess &&
-            per_sm > 0 && (long)per_sm * sms < a->blocks)
-            a->blocks = (long)per_sm * sms; /* one wave */
-        a->nparts = a->blocks + 1;          /* the last for the tail launch */
+        a->nparts = a->blocks + 1; /* the last for the tail launch */
         if (gpu_check(cudaMalloc((void **)&a->partial, (size_t)a->nparts * sizeof(double)),
                       "cudaMalloc (load's partial sums)", err, errlen) ||
             gpu_check(cudaMemset(a->partial, 0xff, (size_t)a->nparts * sizeof(double)),
