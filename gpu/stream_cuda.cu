@@ -22,8 +22,8 @@ extern "C" const char stream_backend_name[] = "gpu";
 #define DEFAULT_ILP 1
 /* load: LOAD_ILP words per thread, the grid covering the array once like the other kernels (the
  * block scheduler balances the multiprocessors); one partial sum per 16 KiB read (256 threads x 4
- * x 16 B), 8 bytes written per 16 KiB. A grid of one wave (6 resident blocks per multiprocessor,
- * grid-stride) had the same best time on an H100 but half of 20 repetitions 19% slower
+ * x 16 B), 8 bytes written per 16 KiB. On an H100 this was 0.5-2% faster than a grid of one wave (6
+ * resident blocks per multiprocessor, grid-stride) at 1 GiB
  * (data/stream/2026-11-23-h100-stream-kernels). */
 #define LOAD_ILP 4
 
