@@ -9,15 +9,17 @@ int stream_layout(const struct stream_case *c, size_t round, size_t stagger,
     size_t off = c->read_offset > c->write_offset ? c->read_offset : c->write_offset;
     size_t room = stagger ? 4096 : 0; /* for the page offsets */
 
-    if (stream_kernel_arrays(c->kernel, &loads, &stores) || loads != stores || round == 0)
+    if (stream_kernel_arrays(c->kernel, &loads, &stores) || loads > 19 || stores > 19 || round == 0)
         return 1;
-    l->narrays = loads;
+    l->nsrc = loads;
+    l->ndst = stores;
     l->stride = ((c->n + off) * es + room + round - 1) / round * round;
     l->total = l->stride * (size_t)(loads + stores);
-    for (int j = 0; j < loads; j++) {
+    for (int j = 0; j < 19; j++) {
         size_t page_off = stagger ? (size_t)j * stagger % 4096 : 0;
-        l->src[j] = (size_t)j * l->stride + page_off + c->read_offset * es;
-        l->dst[j] = (size_t)(loads + j) * l->stride + page_off + c->write_offset * es;
+        l->src[j] = j < loads ? (size_t)j * l->stride + page_off + c->read_offset * es : 0;
+        l->dst[j] =
+            j < stores ? (size_t)(loads + j) * l->stride + page_off + c->write_offset * es : 0;
     }
     return 0;
 }

@@ -37,8 +37,10 @@ static size_t elements_for(const struct stream_device *d, const struct stream_op
     size_t bytes = o->sizes.n ? o->sizes.v[i] : d->default_bytes;
     int loads, stores;
     stream_kernel_arrays(k, &loads, &stores);
-    if (!o->sizes.n && loads > 1)
-        bytes /= (size_t)loads; /* default: same working set as copy, spread over 38 arrays */
+    /* default: copy19 spreads copy's working set over its 38 arrays; STREAM's kernels (up to 3
+     * arrays) keep the default per array, as STREAM sizes each array */
+    if (!o->sizes.n && loads > 2)
+        bytes /= (size_t)loads;
     return bytes / prec_size(p);
 }
 
