@@ -147,12 +147,34 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
+/* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
+ * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
+#define AA_CX_(i, cx, cy, cz, o) cx,
+#define AA_CY_(i, cx, cy, cz, o) cy,
+#define AA_CZ_(i, cx, cy, cz, o) cz,
+#define AA_OPP_(i, cx, cy, cz, o) o,
+#define AA_W_(i, cx, cy, cz, o) LBM_WEIGHT(cx, cy, cz),
+__constant__ signed char aa_cx[19] = {LBM_D3Q19(AA_CX_)};
+__constant__ signed char aa_cy[19] = {LBM_D3Q19(AA_CY_)};
+__constant__ signed char aa_cz[19] = {LBM_D3Q19(AA_CZ_)};
+__constant__ signed char aa_opp[19] = {LBM_D3Q19(AA_OPP_)};
+__constant__ double aa_w[19] = {LBM_D3Q19(AA_W_)};
+#undef AA_CX_
+#undef AA_CY_
+#undef AA_CZ_
+#undef AA_OPP_
+#undef AA_W_
+
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. EVEN = 0 (the first of a
  * pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell, plus the
  * lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d) of
  * the cell, with opp(d)'s lid term). EVEN = 1: slot d in, collide, slot opp(d) out. Every
- * location is read and written by one thread: in place without a barrier. */
+ * location is read and written by one thread, and a thread writes exactly the locations it
+ * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
+ * which no other thread writes during the launch. The read-only loads matter most: with plain
+ * loads through the one pointer the compiler holds addresses across the collision (sp 72
+ * instead of 40 registers in the even half, dp 124 instead of 72). */
 template <typename T, int COLL, int FORCED, int EVEN>
 __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                           typename coll_of<T>::type p)
@@ -166,44 +188,79 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
     T f[19];
     if (EVEN) {
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(i) * ds + (long)cell];
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i) * ds + (long)cell);
         LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
         collide<COLL, FORCED>(f, &pc);
 #define AA_STORE_(i, cx, cy, cz, o) lat[(o) * ds + (long)cell] = f[i];
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
-    } else if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 &&
-               z < (long)l.nz - 1) {
-        const long c = (long)cell;
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(o) * ds + c - (cx) - (cy) * pitch - (cz) * plane];
-        LBM_D3Q19(AA_LOAD_)
-#undef AA_LOAD_
+    } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+        /* rows away from the y and z faces: the x ends are selects in the same instruction
+         * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
+         * last warp of a row do not diverge into the general rule (as in pull_kernel) */
+        const long c = (long)cell, nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define AA_LOADX_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at = (o) * ds + c - (cx) - (cy) * pitch - (cz) * plane;                               \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i) * ds + c;                       \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = __ldg(lat + at);                                                                    \
+    }
+        LBM_D3Q19(AA_LOADX_)
+#undef AA_LOADX_
         collide<COLL, FORCED>(f, &pc);
-#define AA_STORE_(i, cx, cy, cz, o) lat[(i) * ds + c + (cx) + (cy) * pitch + (cz) * plane] = f[i];
-        LBM_D3Q19(AA_STORE_)
-#undef AA_STORE_
+#define AA_STOREX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i) * ds + c + (cx) + (cy) * pitch + (cz) * plane;                               \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x + (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o) * ds + c;                       \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        lat[at] = f[i];                                                                            \
+    }
+        LBM_D3Q19(AA_STOREX_)
+#undef AA_STOREX_
     } else {
+        /* rows on a y or z face (whole warps: a block lies in one row), through the general
+         * rule in loops over the directions: unrolled, its 38 gathers and scatters set the
+         * kernel's register count (sp 88 against 64 for the rows above); looped, g lives in
+         * local memory, touched by these rows alone */
         const T lid = (T)(6.0 * b.lid_ux);
-        long sc[3];
-        int on_lid;
-#define AA_EDGE_LOAD_(i, cx, cy, cz, o)                                                            \
-    if (lbm_upstream(&l, &b, cx, cy, cz, x, y, z, sc, &on_lid))                                    \
-        f[i] = lat[LBM_IDX(&l, i, x, y, z)] +                                                      \
-               (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);                        \
-    else                                                                                           \
-        f[i] = lat[LBM_IDX(&l, o, sc[0], sc[1], sc[2])];
-        LBM_D3Q19(AA_EDGE_LOAD_)
-#undef AA_EDGE_LOAD_
+        T g[19];
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, cx, aa_cy[d], aa_cz[d], x, y, z, sc, &on_lid))
+                g[d] = lat[LBM_IDX(&l, d, x, y, z)] + (on_lid ? lid * (T)aa_w[d] * (T)cx : (T)0);
+            else
+                g[d] = lat[LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2])];
+        }
+#define AA_GET_(i, cx, cy, cz, o) f[i] = g[i];
+        LBM_D3Q19(AA_GET_)
+#undef AA_GET_
         collide<COLL, FORCED>(f, &pc);
-#define AA_EDGE_STORE_(i, cx, cy, cz, o)                                                           \
-    if (lbm_upstream(&l, &b, -(cx), -(cy), -(cz), x, y, z, sc, &on_lid))                           \
-        lat[LBM_IDX(&l, o, x, y, z)] =                                                             \
-            f[i] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(-(cx)) : (T)0);                 \
-    else                                                                                           \
-        lat[LBM_IDX(&l, i, sc[0], sc[1], sc[2])] = f[i];
-        LBM_D3Q19(AA_EDGE_STORE_)
-#undef AA_EDGE_STORE_
+#define AA_PUT_(i, cx, cy, cz, o) g[i] = f[i];
+        LBM_D3Q19(AA_PUT_)
+#undef AA_PUT_
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, -cx, -aa_cy[d], -aa_cz[d], x, y, z, sc, &on_lid))
+                lat[LBM_IDX(&l, aa_opp[d], x, y, z)] =
+                    g[d] + (on_lid ? lid * (T)aa_w[d] * (T)(-cx) : (T)0);
+            else
+                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = g[d];
+        }
     }
 }
 
