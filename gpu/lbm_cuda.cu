@@ -18,6 +18,12 @@ extern "C" const char lbm_backend_name[] = "gpu";
 /* 128 threads per block: the H100 sweep (data/lbm/2026-11-22-h100-block) ran 256^3 sp at 16861
  * MFLUP/s with 128 against 16043 with 256 (more blocks resident: occupancy 0.44 vs 0.38) */
 #define DEFAULT_THREADS 128
+/* aa: 256, a whole 256-cell row per block (H100 256^3, data/lbm/2026-11-23-h100-inplace/call1,
+ * gpu-new-blocks.csv against gpu-new-1.csv: sp 17312 vs 17015 MFLUP/s, dp 9130 vs 9016). A
+ * likely reason: its odd half reads and writes rows shifted by one cell, so each warp seam
+ * shares a sector with the next warp, which one block finds in its SM's L1 (ncu: 45% L1 hits
+ * in the odd half at 128 threads, 24% in the even half) */
+#define AA_DEFAULT_THREADS 256
 #define CHECK_BLOCKS 1024
 
 struct lbm_state {
@@ -33,6 +39,11 @@ struct lbm_state {
     int aa_even;             /* aa: the next update is the cell-local one; 0 right after init */
     cudaEvent_t qev[2];
 };
+
+static int default_threads(enum lbm_kernel k)
+{
+    return k == LBM_AA ? AA_DEFAULT_THREADS : DEFAULT_THREADS;
+}
 
 static int is_aa(const struct lbm_state *s)
 {
@@ -490,7 +501,7 @@ extern "C" int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 {
     struct cudaFuncAttributes a;
-    int threads = c->threads ? c->threads : DEFAULT_THREADS;
+    int threads = c->threads ? c->threads : default_threads(c->kernel);
     const int aa = c->kernel == LBM_AA, aos = c->kernel == LBM_PULL_AOS;
     const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa, aos)
                                         : kernel_fn<double>(c->collision, lbm_forced(c), aa, aos);
@@ -535,7 +546,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         free(s);
         return 1;
     }
-    s->threads = c->threads ? c->threads : DEFAULT_THREADS;
+    s->threads = c->threads ? c->threads : default_threads(c->kernel);
     s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
                    (unsigned)c->nz);
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
