@@ -18,12 +18,13 @@ extern "C" const char lbm_backend_name[] = "gpu";
 /* 128 threads per block: the H100 sweep (data/lbm/2026-11-22-h100-block) ran 256^3 sp at 16861
  * MFLUP/s with 128 against 16043 with 256 (more blocks resident: occupancy 0.44 vs 0.38) */
 #define DEFAULT_THREADS 128
-/* aa: 256, a whole 256-cell row per block (H100 256^3, data/lbm/2026-11-23-h100-inplace/call1,
- * gpu-new-blocks.csv against gpu-new-1.csv: sp 17312 vs 17015 MFLUP/s, dp 9130 vs 9016). A
- * likely reason: its odd half reads and writes rows shifted by one cell, so each warp seam
- * shares a sector with the next warp, which one block finds in its SM's L1 (ncu: 45% L1 hits
- * in the odd half at 128 threads, 24% in the even half) */
-#define AA_DEFAULT_THREADS 256
+/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit). H100
+ * (data/lbm/2026-11-23-h100-inplace): at 256^3, 256 threads against 128 gave sp 17312 vs 17015
+ * MFLUP/s, dp 9130 vs 9016 (call1, gpu-new-blocks.csv, gpu-new-1.csv); at 512^3, 512 against
+ * 256 gave sp 18044 vs 17842, dp 9278 vs 9234 (call2). Its odd half reads and writes rows
+ * shifted by one cell, so warp seams share sectors; ncu saw its L1 hit rate rise from 45 to 48%
+ * and its time fall from 1.04 to 1.01 ms (sp 256^3) from 128 to 256 threads */
+#define AA_MAX_THREADS 512
 #define CHECK_BLOCKS 1024
 
 struct lbm_state {
@@ -39,11 +40,6 @@ struct lbm_state {
     int aa_even;             /* aa: the next update is the cell-local one; 0 right after init */
     cudaEvent_t qev[2];
 };
-
-static int default_threads(enum lbm_kernel k)
-{
-    return k == LBM_AA ? AA_DEFAULT_THREADS : DEFAULT_THREADS;
-}
 
 static int is_aa(const struct lbm_state *s)
 {
@@ -436,6 +432,23 @@ template <typename T> static const void *kernel_fn(int coll, int forced, int aa,
     return forced ? pull_kernel_for<T, 1, 0>(coll) : pull_kernel_for<T, 0, 0>(coll);
 }
 
+/* threads per block when --block is not given: pull 128; aa a row (nx rounded up to a warp),
+ * at most AA_MAX_THREADS and what its neighbour half's registers allow */
+static int default_threads(const struct lbm_case *c)
+{
+    struct cudaFuncAttributes a;
+    int t = (int)((c->nx + 31) / 32 * 32);
+    if (c->kernel != LBM_AA)
+        return DEFAULT_THREADS;
+    t = t < AA_MAX_THREADS ? t : AA_MAX_THREADS;
+    if (cudaFuncGetAttributes(&a, c->prec == PREC_SP
+                                      ? kernel_fn<float>(c->collision, lbm_forced(c), 1, 0)
+                                      : kernel_fn<double>(c->collision, lbm_forced(c), 1, 0)) !=
+        cudaSuccess)
+        return DEFAULT_THREADS; /* the launch will say what is wrong */
+    return t < a.maxThreadsPerBlock / 32 * 32 ? t : a.maxThreadsPerBlock / 32 * 32;
+}
+
 /* no ghost layers: the whole-domain kernel applies */
 static int halo_free(const struct lbm_state *s)
 {
@@ -501,7 +514,7 @@ extern "C" int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 {
     struct cudaFuncAttributes a;
-    int threads = c->threads ? c->threads : default_threads(c->kernel);
+    int threads = c->threads ? c->threads : default_threads(c);
     const int aa = c->kernel == LBM_AA, aos = c->kernel == LBM_PULL_AOS;
     const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa, aos)
                                         : kernel_fn<double>(c->collision, lbm_forced(c), aa, aos);
@@ -546,7 +559,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         free(s);
         return 1;
     }
-    s->threads = c->threads ? c->threads : default_threads(c->kernel);
+    s->threads = c->threads ? c->threads : default_threads(c);
     s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
                    (unsigned)c->nz);
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
