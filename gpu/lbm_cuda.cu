@@ -180,8 +180,8 @@ __constant__ double aa_w[19] = {LBM_D3Q19(AA_W_)};
  * location is read and written by one thread, and a thread writes exactly the locations it
  * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
  * which no other thread writes during the launch. They matter most: with plain loads the even
- * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; likely
- * addresses held across the collision, not established without the loads' ordering freedom). */
+ * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; the cause,
+ * likely addresses held across the collision, is not established). */
 template <typename T, int COLL, int FORCED, int EVEN>
 __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                           typename coll_of<T>::type p)
