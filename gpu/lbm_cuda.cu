@@ -18,6 +18,13 @@ extern "C" const char lbm_backend_name[] = "gpu";
 /* 128 threads per block: the H100 sweep (data/lbm/2026-11-22-h100-block) ran 256^3 sp at 16861
  * MFLUP/s with 128 against 16043 with 256 (more blocks resident: occupancy 0.44 vs 0.38) */
 #define DEFAULT_THREADS 128
+/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit). H100
+ * (data/lbm/2026-11-23-h100-inplace): at 256^3, 256 threads against 128 gave sp 17312 vs 17015
+ * MFLUP/s, dp 9130 vs 9016 (call1, gpu-new-blocks.csv, gpu-new-1.csv); at 512^3, 512 against
+ * 256 gave sp 18044 vs 17842, dp 9278 vs 9234 (call2). Its odd half reads and writes rows
+ * shifted by one cell, so warp seams share sectors; ncu saw its L1 hit rate rise from 45 to 48%
+ * and its time fall from 1.04 to 1.01 ms (sp 256^3) from 128 to 256 threads */
+#define AA_MAX_THREADS 512
 #define CHECK_BLOCKS 1024
 
 struct lbm_state {
@@ -147,12 +154,34 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
+/* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
+ * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
+#define AA_CX_(i, cx, cy, cz, o) cx,
+#define AA_CY_(i, cx, cy, cz, o) cy,
+#define AA_CZ_(i, cx, cy, cz, o) cz,
+#define AA_OPP_(i, cx, cy, cz, o) o,
+#define AA_W_(i, cx, cy, cz, o) LBM_WEIGHT(cx, cy, cz),
+__constant__ signed char aa_cx[19] = {LBM_D3Q19(AA_CX_)};
+__constant__ signed char aa_cy[19] = {LBM_D3Q19(AA_CY_)};
+__constant__ signed char aa_cz[19] = {LBM_D3Q19(AA_CZ_)};
+__constant__ signed char aa_opp[19] = {LBM_D3Q19(AA_OPP_)};
+__constant__ double aa_w[19] = {LBM_D3Q19(AA_W_)};
+#undef AA_CX_
+#undef AA_CY_
+#undef AA_CZ_
+#undef AA_OPP_
+#undef AA_W_
+
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. EVEN = 0 (the first of a
  * pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell, plus the
  * lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d) of
  * the cell, with opp(d)'s lid term). EVEN = 1: slot d in, collide, slot opp(d) out. Every
- * location is read and written by one thread: in place without a barrier. */
+ * location is read and written by one thread, and a thread writes exactly the locations it
+ * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
+ * which no other thread writes during the launch. They matter most: with plain loads the even
+ * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; the cause,
+ * likely addresses held across the collision, is not established). */
 template <typename T, int COLL, int FORCED, int EVEN>
 __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                           typename coll_of<T>::type p)
@@ -166,44 +195,79 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
     T f[19];
     if (EVEN) {
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(i) * ds + (long)cell];
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i) * ds + (long)cell);
         LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
         collide<COLL, FORCED>(f, &pc);
 #define AA_STORE_(i, cx, cy, cz, o) lat[(o) * ds + (long)cell] = f[i];
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
-    } else if (x > 0 && x < (long)l.nx - 1 && y > 0 && y < (long)l.ny - 1 && z > 0 &&
-               z < (long)l.nz - 1) {
-        const long c = (long)cell;
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = lat[(o) * ds + c - (cx) - (cy) * pitch - (cz) * plane];
-        LBM_D3Q19(AA_LOAD_)
-#undef AA_LOAD_
+    } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+        /* rows away from the y and z faces: the x ends are selects in the same instruction
+         * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
+         * last warp of a row do not diverge into the general rule (as in pull_kernel) */
+        const long c = (long)cell, nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define AA_LOADX_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at = (o) * ds + c - (cx) - (cy) * pitch - (cz) * plane;                               \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i) * ds + c;                       \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = __ldg(lat + at);                                                                    \
+    }
+        LBM_D3Q19(AA_LOADX_)
+#undef AA_LOADX_
         collide<COLL, FORCED>(f, &pc);
-#define AA_STORE_(i, cx, cy, cz, o) lat[(i) * ds + c + (cx) + (cy) * pitch + (cz) * plane] = f[i];
-        LBM_D3Q19(AA_STORE_)
-#undef AA_STORE_
+#define AA_STOREX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i) * ds + c + (cx) + (cy) * pitch + (cz) * plane;                               \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x + (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o) * ds + c;                       \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        lat[at] = f[i];                                                                            \
+    }
+        LBM_D3Q19(AA_STOREX_)
+#undef AA_STOREX_
     } else {
+        /* rows on a y or z face (whole warps: a block lies in one row), through the general
+         * rule in loops over the directions: unrolled, its 38 gathers and scatters set the
+         * kernel's register count (sp 88 against 64 for the rows above); looped, g lives in
+         * local memory, touched by these rows alone */
         const T lid = (T)(6.0 * b.lid_ux);
-        long sc[3];
-        int on_lid;
-#define AA_EDGE_LOAD_(i, cx, cy, cz, o)                                                            \
-    if (lbm_upstream(&l, &b, cx, cy, cz, x, y, z, sc, &on_lid))                                    \
-        f[i] = lat[LBM_IDX(&l, i, x, y, z)] +                                                      \
-               (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);                        \
-    else                                                                                           \
-        f[i] = lat[LBM_IDX(&l, o, sc[0], sc[1], sc[2])];
-        LBM_D3Q19(AA_EDGE_LOAD_)
-#undef AA_EDGE_LOAD_
+        T g[19];
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, cx, aa_cy[d], aa_cz[d], x, y, z, sc, &on_lid))
+                g[d] = lat[LBM_IDX(&l, d, x, y, z)] + (on_lid ? lid * (T)aa_w[d] * (T)cx : (T)0);
+            else
+                g[d] = lat[LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2])];
+        }
+#define AA_GET_(i, cx, cy, cz, o) f[i] = g[i];
+        LBM_D3Q19(AA_GET_)
+#undef AA_GET_
         collide<COLL, FORCED>(f, &pc);
-#define AA_EDGE_STORE_(i, cx, cy, cz, o)                                                           \
-    if (lbm_upstream(&l, &b, -(cx), -(cy), -(cz), x, y, z, sc, &on_lid))                           \
-        lat[LBM_IDX(&l, o, x, y, z)] =                                                             \
-            f[i] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(-(cx)) : (T)0);                 \
-    else                                                                                           \
-        lat[LBM_IDX(&l, i, sc[0], sc[1], sc[2])] = f[i];
-        LBM_D3Q19(AA_EDGE_STORE_)
-#undef AA_EDGE_STORE_
+#define AA_PUT_(i, cx, cy, cz, o) g[i] = f[i];
+        LBM_D3Q19(AA_PUT_)
+#undef AA_PUT_
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, -cx, -aa_cy[d], -aa_cz[d], x, y, z, sc, &on_lid))
+                lat[LBM_IDX(&l, aa_opp[d], x, y, z)] =
+                    g[d] + (on_lid ? lid * (T)aa_w[d] * (T)(-cx) : (T)0);
+            else
+                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = g[d];
+        }
     }
 }
 
@@ -368,6 +432,23 @@ template <typename T> static const void *kernel_fn(int coll, int forced, int aa,
     return forced ? pull_kernel_for<T, 1, 0>(coll) : pull_kernel_for<T, 0, 0>(coll);
 }
 
+/* threads per block when --block is not given: pull 128; aa a row (nx rounded up to a warp),
+ * at most AA_MAX_THREADS and what its neighbour half's registers allow */
+static int default_threads(const struct lbm_case *c)
+{
+    struct cudaFuncAttributes a;
+    int t = (int)((c->nx + 31) / 32 * 32);
+    if (c->kernel != LBM_AA)
+        return DEFAULT_THREADS;
+    t = t < AA_MAX_THREADS ? t : AA_MAX_THREADS;
+    if (cudaFuncGetAttributes(&a, c->prec == PREC_SP
+                                      ? kernel_fn<float>(c->collision, lbm_forced(c), 1, 0)
+                                      : kernel_fn<double>(c->collision, lbm_forced(c), 1, 0)) !=
+        cudaSuccess)
+        return DEFAULT_THREADS; /* the launch will say what is wrong */
+    return t < a.maxThreadsPerBlock / 32 * 32 ? t : a.maxThreadsPerBlock / 32 * 32;
+}
+
 /* no ghost layers: the whole-domain kernel applies */
 static int halo_free(const struct lbm_state *s)
 {
@@ -433,7 +514,7 @@ extern "C" int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 {
     struct cudaFuncAttributes a;
-    int threads = c->threads ? c->threads : DEFAULT_THREADS;
+    int threads = c->threads ? c->threads : default_threads(c);
     const int aa = c->kernel == LBM_AA, aos = c->kernel == LBM_PULL_AOS;
     const void *fn = c->prec == PREC_SP ? kernel_fn<float>(c->collision, lbm_forced(c), aa, aos)
                                         : kernel_fn<double>(c->collision, lbm_forced(c), aa, aos);
@@ -478,7 +559,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         free(s);
         return 1;
     }
-    s->threads = c->threads ? c->threads : DEFAULT_THREADS;
+    s->threads = c->threads ? c->threads : default_threads(c);
     s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
                    (unsigned)c->nz);
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
