@@ -152,8 +152,7 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
 gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows of CSV
     local exe=$1 csv=$2
     shift 2
-    "$build/$exe" "$@" -o "$out/$exe.csv" && tail -n +2 "$out/$exe.csv" >>"$out/$csv" &&
-        rm "$out/$exe.csv"
+    "$build/$exe" "$@" --append -o "$out/$csv"
 }
 # shellcheck disable=SC2086
 for s in "${steps[@]}"; do

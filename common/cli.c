@@ -345,7 +345,7 @@ int cli_common_option(int c, int version_code, const char *optarg_, char **argv,
         return -1;
     }
     if (c == version_code) {
-        fprintf(stderr, "%s\n", sysinfo_version());
+        fprintf(stdout, "%s\n", sysinfo_version()); /* asked for: stdout, for pipes */
         return -1;
     }
     if (c == ':') {

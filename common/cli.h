@@ -71,8 +71,8 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
 
 /* The options every executable shares, for the tail of its getopt_long switch: c is the
  * option returned, version_code the code of --version. -o/--output sets *out_path; -h prints
- * usage; --version prints the suite version. Returns 0 (handled), -1 (help or version printed:
- * exit 0), or 2 (bad input, message in err). */
+ * usage (the usage function writes to stdout); --version prints the suite version on stdout.
+ * Returns 0 (handled), -1 (help or version printed: exit 0), or 2 (bad input, message in err). */
 int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
                       const char **out_path, void (*usage)(const char *), char *err,
                       size_t errlen);

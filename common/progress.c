@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
+static char ack[200]; /* said by the handler itself, so the person sees it at once */
+static size_t ack_len;
 
 static double now(void)
 {
@@ -40,13 +43,25 @@ void progress_case(const struct progress *p, int i, const char *what)
 
 static void on_signal(int sig)
 {
+    const int saved = errno;
+    ssize_t w;
+    (void)sig;
     stop_requested = 1;
-    signal(sig, SIG_DFL); /* a second one ends the program at once */
+    signal(SIGINT, SIG_DFL); /* a second one, of either kind, ends the program at once */
+    signal(SIGTERM, SIG_DFL);
+    w = write(STDERR_FILENO, ack, ack_len); /* async-signal-safe, unlike stdio */
+    (void)w; /* nothing to do if stderr is gone */
+    errno = saved;
 }
 
-void interrupt_install(void)
+void interrupt_install(const char *prog)
 {
     struct sigaction sa;
+    int n = snprintf(ack, sizeof ack,
+                     "%s: interrupted: stopping now; the unfinished case is dropped (a second "
+                     "signal ends the program at once)\n",
+                     prog);
+    ack_len = n < 0 ? 0 : ((size_t)n < sizeof ack ? (size_t)n : sizeof ack - 1);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);

@@ -3,6 +3,10 @@
 #ifndef SUITE_PROGRESS_H
 #define SUITE_PROGRESS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct progress {
     const char *prog;
     int total;
@@ -14,9 +18,15 @@ void progress_start(struct progress *p, const char *prog, int total);
 /* before case i (1-based); `what` describes it */
 void progress_case(const struct progress *p, int i, const char *what);
 
-/* SIGINT and SIGTERM set a flag the sweep checks between cases; a second signal ends the
- * program at once (rows written so far are complete: each is flushed when measured). */
-void interrupt_install(void);
+/* SIGINT and SIGTERM set a flag and say at once on stderr that prog stops; a second signal ends
+ * the program at once (rows written so far are complete: each is written whole when measured).
+ * The drivers check the flag between cases and repetitions, the backends between the updates of
+ * a repetition (they return an error and the driver, seeing the flag, drops the case). */
+void interrupt_install(const char *prog);
 int interrupt_requested(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,7 @@
 #include "init.h"
 #include "layout.h"
 #include "lbm.h"
+#include "progress.h"
 #include "pull.h"
 #include "sysinfo.h"
 
@@ -343,13 +344,22 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
     return 0;
 }
 
+/* 1 with a message when a signal cut the updates short (progress.h), else 0 */
+static int interrupted(char *err, size_t errlen)
+{
+    if (!interrupt_requested())
+        return 0;
+    snprintf(err, errlen, "interrupted");
+    return 1;
+}
+
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
     double t0 = omp_get_wtime();
     if (s->u.c.kernel == LBM_AA) {
         const int forced = lbm_forced(&s->u.c);
-        for (int t = 0; t < steps; t++) {
+        for (int t = 0; t < steps && !interrupt_requested(); t++) {
             aa_fn row = aa_rows[s->u.c.prec == PREC_DP][s->u.c.collision][forced][s->aa_even];
 #pragma omp parallel
             {
@@ -363,15 +373,15 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
             s->aa_even = !s->aa_even;
         }
         *seconds = omp_get_wtime() - t0;
-        return 0;
+        return interrupted(err, errlen);
     }
-    for (int t = 0; t < steps; t++) {
+    for (int t = 0; t < steps && !interrupt_requested(); t++) {
         const size_t lo[3] = {0, 0, 0}, hi[3] = {l->nx, l->ny, l->nz};
         lbm_update_box(s, lo, hi, 0, err, errlen); /* the whole domain; cannot fail here */
         lbm_swap(s);
     }
     *seconds = omp_get_wtime() - t0;
-    return 0;
+    return interrupted(err, errlen);
 }
 
 /* aa's lattice is readable as populations only between pairs of updates */

@@ -11,6 +11,7 @@
 #include "init.h"
 #include "layout.h"
 #include "lbm.h"
+#include "progress.h"
 #include "pull.h"
 
 extern "C" const char lbm_backend_name[] = "gpu";
@@ -668,14 +669,15 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     float ms = 0;
     if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen))
         return 1;
-    for (int t = 0; t < steps && is_aa(s); t++) {
+    /* an interrupt stops the launches (the queue drains what was launched before) */
+    for (int t = 0; t < steps && is_aa(s) && !interrupt_requested(); t++) {
         if (s->u.es == 4)
             launch_aa<float>(s);
         else
             launch_aa<double>(s);
         s->aa_even = !s->aa_even;
     }
-    for (int t = 0; t < steps && !is_aa(s); t++) {
+    for (int t = 0; t < steps && !is_aa(s) && !interrupt_requested(); t++) {
         if (s->u.es == 4)
             launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
                               0, 0, 0, whole_kernel(s));
@@ -691,6 +693,10 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
                   errlen))
         return 1;
     *seconds = ms * 1e-3;
+    if (interrupt_requested()) {
+        snprintf(err, errlen, "interrupted");
+        return 1;
+    }
     return 0;
 }
 

@@ -86,7 +86,9 @@ int lbm_alloc(struct lbm_state **s, const struct lbm_case *c, struct lbm_launch 
 /* init.h's state, written with the kernel's own partition (first touch); padding poisoned. */
 int lbm_init(struct lbm_state *s, char *err, size_t errlen);
 int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen);
-/* Runs `steps` updates; *seconds is their total time. */
+/* Runs `steps` updates; *seconds is their total time. Stops early with an error "interrupted"
+ * when common/progress.h's interrupt flag is set between two updates (the lattice is then
+ * mid-run: the driver drops the case). */
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen);
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen);
 /* Sum of every population (in double), the count of values that are not finite, and a hash of

@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "dist.h"
+#include "output.h"
 #include "progress.h"
 #include "lbm.h"
 #include "lbm_opts.h"
@@ -25,9 +26,10 @@ struct run_ctx {
     const struct lbm_opts *o;
     struct suite_device dev;
     struct sysinfo_host host;
-    FILE *out;
+    struct output out; /* rank 0's */
     double *times;
-    int failures, ncases, icase;
+    int failures, ncases, icase, rows;
+    int write_failed; /* the output cannot be written: exit OUTPUT_EXIT */
     struct progress prog;
     char why[256]; /* a case the backend cannot run */
     int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
@@ -119,13 +121,19 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     }
 }
 
-/* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). */
+/* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). An
+ * interrupt on any of the run's ranks stops all of them between two repetitions. */
 static int time_reps(struct run_ctx *x, struct dist_run *run, struct lbm_state *s, int steps,
                      int reps, int exchange, int overlap, char *err, size_t errlen)
 {
-    for (int r = 0; r < reps; r++)
+    for (int r = 0; r < reps; r++) {
+        if (dist_any(run, interrupt_requested())) {
+            snprintf(err, errlen, "interrupted");
+            return 1;
+        }
         if (dist_step(run, s, steps, exchange, overlap, &x->times[r], err, errlen))
             return 1;
+    }
     return 0;
 }
 
@@ -237,16 +245,19 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
                         "(allowed %.0e)\n", prog, what, bad1, drift, mass_tolerance(whole->prec));
         x->failures++;
     }
-    if (csv_write_row(x->out, &row)) {
-        snprintf(err, sizeof err, "cannot write the CSV row: %s", strerror(errno));
-        fprintf(stderr, "%s: error: %s\n", prog, err);
+    if (output_commit(&x->out, csv_write_row(output_stream(&x->out), &row), err, sizeof err)) {
+        x->write_failed = 1;
+        cli_error(prog, OUTPUT_EXIT, "%s", err);
         return 1;
     }
+    x->rows++;
     return 0;
 fail:
     lbm_free(s);
     dist_case_end(run);
 fail_all:
+    if (interrupt_requested())
+        return 1; /* the unfinished case is dropped; main says so */
     if (err[0] && (dist_rank() == 0 || dist_size() > 1))
         fprintf(stderr, "%s: error%s: %s: %s\n", prog, dist_size() > 1 ? " (a rank)" : "", what,
                 err);
@@ -396,7 +407,10 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     } else if (dist_max_int(interrupt_requested())) {
                                         return -2;
                                     } else if (run_grids(x, &c)) {
-                                        return -1;
+                                        return dist_max_int(interrupt_requested() &&
+                                                            !x->write_failed)
+                                                   ? -2
+                                                   : -1;
                                     }
                                 }
     return n;
@@ -448,11 +462,12 @@ int main(int argc, char **argv)
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     if (!o || !x)
         return cli_error(prog, 1, "out of memory");
+    x->out.fd = -1;
     if (dist_init(&argc, &argv, err, sizeof err)) {
         rc = cli_error(prog, 2, "%s", err);
         goto done;
     }
-    x->out = stdout;
+    interrupt_install(prog);
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
     if (rc == -1) {
         rc = 0; /* help or version printed */
@@ -513,26 +528,20 @@ int main(int argc, char **argv)
         goto done;
     }
     if (dist_rank() == 0) { /* rank 0 alone writes the CSV */
-        if (o->out) {
-            x->out = fopen(o->out, "w");
-            if (!x->out) {
-                x->out = stdout;
-                rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
-            }
-        }
-        if (!rc && csv_write_header(x->out))
-            rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+        rc = output_open(&x->out, o->out, o->out_mode, csv_write_header, err, sizeof err);
+        if (rc)
+            rc = cli_error(prog, rc, "%s", err);
         progress_start(&x->prog, prog, x->ncases);
     }
     rc = dist_max_int(rc);
     if (rc)
         goto done;
-    interrupt_install();
     rc = sweep(x, 1, &largest);
     if (rc == -2) {
         if (dist_rank() == 0)
-            fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
-                            "complete\n", prog, x->icase, x->ncases);
+            fprintf(stderr, "%s: interrupted: %d of %d cases measured and written, the "
+                            "unfinished one dropped; the rows written are complete\n",
+                    prog, x->rows, x->ncases);
         rc = 130;
     } else {
         rc = rc < 0 ? 1 : 0;
@@ -542,11 +551,11 @@ int main(int argc, char **argv)
                 prog, x->failures);
         rc = 1;
     }
+    if (x->write_failed)
+        rc = OUTPUT_EXIT;
 done:
-    if (x->out && x->out != stdout && fclose(x->out) != 0) {
-        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
-        rc = rc ? rc : 1;
-    }
+    if (output_close(&x->out, err, sizeof err))
+        rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     rc = dist_max_int(rc);
     dist_finalize();
     free(x->times);

@@ -14,7 +14,7 @@ static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
 
 static void usage(const char *prog)
 {
-    fprintf(stderr,
+    fprintf(stdout,
             "usage: %s [options]\n"
             "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout\n"
             "or -o FILE. Every case is verified: mass conserved, no NaN.\n"
@@ -59,8 +59,13 @@ static void usage(const char *prog)
             "                     memory of the receiving rank: same node only), host (MPI\n"
             "                     messages between pinned host buffers); auto (default): device\n"
             "                     where possible, else node, and host for other nodes\n"
-            "  -o, --output FILE  write CSV there instead of stdout\n"
-            "  -h, --help         this text;  --version  the suite version\n",
+            "  -o, --output FILE  write CSV there instead of stdout (- means stdout); an\n"
+            "                     existing file that is not empty is refused unless\n"
+            "  --overwrite        starts it afresh, or\n"
+            "  --append           adds rows to it (its header must be this program's)\n"
+            "  -h, --help         this text;  --version  the suite version\n"
+            "Exit status: 0 ok, 1 a case failed verification or could not run, 2 bad input,\n"
+            "3 the output cannot be written, 130 interrupted (SIGINT, SIGTERM).\n",
             prog);
 }
 
@@ -180,6 +185,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         {"halo", required_argument, 0, OPT_HALO},
         {"threads", required_argument, 0, OPT_THREADS},
         {"output", required_argument, 0, 'o'},
+        OUTPUT_LONGOPTS,
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
@@ -337,7 +343,13 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
                 return 2;
             break;
         default: {
-            int r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
+            int r = output_mode_option(c, &o->out_mode, err, errlen);
+            if (r >= 0) {
+                if (r)
+                    return r;
+                break;
+            }
+            r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
                                       errlen);
             if (r)
                 return r;

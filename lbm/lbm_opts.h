@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "dist.h"
 #include "lbm.h"
+#include "output.h"
 
 #define LBM_DIMS_MAX 256
 #define LBM_DECOMP_MAX 64
@@ -30,6 +31,7 @@ struct lbm_opts {
     int reps;
     double peak_bw_GBs;
     const char *out;
+    enum output_mode out_mode; /* --overwrite, --append */
 };
 
 /* 0: run; 2: bad input (message in err); -1: help or version printed. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "output.h"
 #include "progress.h"
 #include "stats.h"
 #include "stream.h"
@@ -22,10 +23,11 @@ struct run_ctx {
     const struct stream_opts *o;
     const struct stream_device *dev;
     const struct sysinfo_host *host;
-    FILE *out;
+    struct output out;
     double *times;
     int failures;
-    int ncases, icase;
+    int ncases, icase, rows;
+    int write_failed; /* the output cannot be written: exit OUTPUT_EXIT */
     struct progress prog;
 };
 
@@ -119,7 +121,22 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     csv_set(r->verified, bad == 0 ? "pass" : "fail");
 }
 
-/* Allocate, warm up, time, check, write. Returns 0, or 1 on a runtime error (message printed). */
+/* `reps` runs of the kernel, one call each, so that an interrupt is seen between two of them. */
+static int run_reps(struct stream_arrays *s, int reps, double *times, char *err, size_t errlen)
+{
+    for (int r = 0; r < reps; r++) {
+        if (interrupt_requested()) {
+            snprintf(err, errlen, "interrupted");
+            return 1;
+        }
+        if (stream_run(s, 1, &times[r], err, errlen))
+            return 1;
+    }
+    return 0;
+}
+
+/* Allocate, warm up, time, check, write. Returns 0, or 1 on a runtime error (message printed) or
+ * an interrupt (the case dropped, nothing printed), or a failed write (x->write_failed). */
 static int run_case(struct run_ctx *x, const struct stream_case *c)
 {
     struct stream_arrays *s = NULL;
@@ -138,9 +155,9 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     memset(&used, 0, sizeof used);
     if (stream_alloc(&s, c, &used, err, sizeof err))
         goto fail;
-    if (x->o->warmup > 0 && stream_run(s, x->o->warmup, x->times, err, sizeof err))
+    if (x->o->warmup > 0 && run_reps(s, x->o->warmup, x->times, err, sizeof err))
         goto fail;
-    if (stream_run(s, x->o->reps, x->times, err, sizeof err))
+    if (run_reps(s, x->o->reps, x->times, err, sizeof err))
         goto fail;
     if (stream_check(s, &bad, &max_err, err, sizeof err))
         goto fail;
@@ -157,13 +174,17 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
                 bad, c->n);
         x->failures++;
     }
-    if (csv_write_row(x->out, &row)) {
-        snprintf(err, sizeof err, "cannot write the CSV row: %s", strerror(errno));
-        goto fail;
+    if (output_commit(&x->out, csv_write_row(output_stream(&x->out), &row), err, sizeof err)) {
+        x->write_failed = 1;
+        cli_error(prog, OUTPUT_EXIT, "%s", err);
+        return 1;
     }
+    x->rows++;
     return 0;
 fail:
     stream_free(s);
+    if (interrupt_requested())
+        return 1; /* the unfinished case is dropped; main says so */
     fprintf(stderr, "%s: error: %s %s n=%zu: %s\n", prog, stream_kernel_names[c->kernel],
             prec_name(c->prec), c->n, err);
     return 1;
@@ -192,7 +213,7 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
                 if (!count_only && interrupt_requested())
                     return -2;
                 if (!count_only && run_case(x, &c))
-                    return -1;
+                    return interrupt_requested() && !x->write_failed ? -2 : -1;
             }
         }
     }
@@ -246,8 +267,9 @@ int main(int argc, char **argv)
     double need, avail;
 
     memset(&x, 0, sizeof x);
-    x.out = stdout;
+    x.out.fd = -1;
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    interrupt_install(prog);
     if (!o) {
         rc = cli_error(prog, 1, "out of memory");
         goto done;
@@ -289,24 +311,16 @@ int main(int argc, char **argv)
         rc = cli_error(prog, 1, "out of memory");
         goto done;
     }
-    if (o->out) {
-        x.out = fopen(o->out, "w");
-        if (!x.out) {
-            x.out = stdout;
-            rc = cli_error(prog, 2, "-o %s: %s", o->out, strerror(errno));
-            goto done;
-        }
-    }
-    if (csv_write_header(x.out)) {
-        rc = cli_error(prog, 1, "cannot write the CSV header: %s", strerror(errno));
+    rc = output_open(&x.out, o->out, o->out_mode, csv_write_header, err, sizeof err);
+    if (rc) {
+        rc = cli_error(prog, rc, "%s", err);
         goto done;
     }
     progress_start(&x.prog, prog, x.ncases);
-    interrupt_install();
     rc = sweep(&x, 0);
     if (rc == -2) {
-        fprintf(stderr, "%s: interrupted: stopped after %d of %d cases; the rows written are "
-                        "complete\n", prog, x.icase, x.ncases);
+        fprintf(stderr, "%s: interrupted: %d of %d cases measured and written, the unfinished "
+                        "one dropped; the rows written are complete\n", prog, x.rows, x.ncases);
         rc = 130;
     } else {
         rc = rc < 0 ? 1 : 0;
@@ -316,11 +330,11 @@ int main(int argc, char **argv)
                 prog, x.failures);
         rc = 1;
     }
+    if (x.write_failed)
+        rc = OUTPUT_EXIT;
 done:
-    if (x.out != stdout && fclose(x.out) != 0) {
-        fprintf(stderr, "%s: error: closing %s: %s\n", prog, o->out, strerror(errno));
-        rc = rc ? rc : 1;
-    }
+    if (output_close(&x.out, err, sizeof err))
+        rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     free(x.times);
     free(o);
     return rc;

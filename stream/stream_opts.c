@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "sysinfo.h"
 
 static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
 
 static void usage(const char *prog)
 {
-    fprintf(stderr,
+    fprintf(stdout,
             "usage: %s [options]\n"
             "Measures STREAM bandwidth; writes CSV (schema 1) to stdout or -o FILE.\n"
             "  --size LIST          bytes per array: suffix KiB/MiB/GiB/TiB or bare K/M/G/T\n"
@@ -45,8 +46,13 @@ static void usage(const char *prog)
             "  --ilp LIST           gpu: accesses in flight per thread, 1,2,4 or 8\n"
             "  --access MODE        gpu: wide (16- or 8-byte words where alignment allows; default)\n"
             "                       or scalar (one element per access)\n"
-            "  -o, --output FILE    write CSV there instead of stdout\n"
-            "  -h, --help           this text;  --version  the suite version\n",
+            "  -o, --output FILE    write CSV there instead of stdout (- means stdout); an\n"
+            "                       existing file that is not empty is refused unless\n"
+            "  --overwrite          starts it afresh, or\n"
+            "  --append             adds rows to it (its header must be this program's)\n"
+            "  -h, --help           this text;  --version  the suite version\n"
+            "Exit status: 0 ok, 1 a case failed verification or could not run, 2 bad input,\n"
+            "3 the output cannot be written, 130 interrupted (SIGINT, SIGTERM).\n",
             prog);
 }
 
@@ -82,6 +88,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
         {"access", required_argument, 0, OPT_ACCESS},
         {"threads", required_argument, 0, OPT_THREADS},
         {"output", required_argument, 0, 'o'},
+        OUTPUT_LONGOPTS,
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
@@ -175,7 +182,13 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
             }
             break;
         default: {
-            int r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
+            int r = output_mode_option(c, &o->out_mode, err, errlen);
+            if (r >= 0) {
+                if (r)
+                    return r;
+                break;
+            }
+            r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
                                       errlen);
             if (r)
                 return r;

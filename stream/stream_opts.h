@@ -3,6 +3,7 @@
 #define SUITE_STREAM_OPTS_H
 
 #include "cli.h"
+#include "output.h"
 #include "stream.h"
 
 struct stream_opts {
@@ -18,6 +19,7 @@ struct stream_opts {
     int scalar;
     double peak_bw_GBs; /* NaN: the backend's own figure */
     const char *out;    /* NULL: stdout */
+    enum output_mode out_mode; /* --overwrite, --append */
 };
 
 /* Returns 0 to run, 2 on bad input (message in err), -1 when help or version was printed. */

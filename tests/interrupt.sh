@@ -1,25 +1,52 @@
 #!/usr/bin/env bash
-# interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL ARGS...: starts a long sweep writing to a
-# file, sends the signal once the first row is there, and expects exit status 130, a note on
-# stderr, a file whose every row is complete and verified, and that roofline reads it.
+# interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL WHEN ARGS...: starts a sweep writing to a
+# file and sends the signal: WHEN=row once the first row is there, WHEN=only during the only
+# case (once the header is there; ARGS then name one case whose repetitions last far longer than
+# the time allowed). Expected: exit status 130 within EXIT_S seconds of the signal, a note of the
+# interruption on stderr, a file whose every row is complete and verified (roofline reads it),
+# and for WHEN=only no row at all: the unfinished case is dropped.
 set -u
-bin=$1 check=$2 roofline=$3 bench=$4 sig=$5
-shift 5
+bin=$1 check=$2 roofline=$3 bench=$4 sig=$5 when=$6
+shift 6
+exit_s=5 # "stop within about a second", with room for a loaded machine
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+case "$when" in row) need=2 ;; only) need=1 ;; *) echo "interrupt.sh: WHEN is row or only"; exit 2 ;; esac
 "$bin" "$@" -o "$tmp/out.csv" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do # at most 60 s for the first row
-    [ "$(wc -l <"$tmp/out.csv" 2>/dev/null || echo 0)" -ge 2 ] && break
+for _ in $(seq 600); do # at most 60 s for the first row (or the header)
+    [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo 0)" -ge "$need" ] && break
     sleep 0.1
 done
+[ "$when" = only ] && sleep 1 # well inside the case's timed repetitions
+kill -0 "$pid" 2>/dev/null || { cat "$tmp/err"; echo "the run ended before the signal"; exit 1; }
+t0=${EPOCHREALTIME/,/.}
 kill -"$sig" "$pid"
+for _ in $(seq $((exit_s * 20))); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+done
+t1=${EPOCHREALTIME/,/.}
+if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    wait "$pid"
+    cat "$tmp/err"
+    echo "still running ${exit_s} s after SIG$sig (killed)"
+    exit 1
+fi
 wait "$pid"
 rc=$?
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 rows=$(($(wc -l <"$tmp/out.csv") - 1))
 cat "$tmp/err"
 [ "$rc" -eq 130 ] || { echo "exit status $rc, expected 130"; exit 1; }
 grep -q "interrupted" "$tmp/err" || { echo "no note of the interruption on stderr"; exit 1; }
-"$check" "$tmp/out.csv" --bench "$bench" || { echo "the rows left are not all complete and verified"; exit 1; }
-"$roofline" --summary "$tmp/out.csv" >"$tmp/summary.csv" || { echo "roofline cannot read the file"; exit 1; }
-echo "interrupt: SIG$sig after $rows complete row(s)"
+[ "$(tail -c 1 "$tmp/out.csv" | od -An -c | tr -d ' ')" = '\n' ] || { echo "the file ends in a partial row"; exit 1; }
+if [ "$when" = only ]; then
+    [ "$rows" -eq 0 ] || { echo "$rows row(s) of an unfinished case"; exit 1; }
+    head -1 "$tmp/out.csv" | grep -q '^schema,version,' || { echo "the header is missing"; exit 1; }
+else
+    "$check" "$tmp/out.csv" --bench "$bench" || { echo "the rows left are not all complete and verified"; exit 1; }
+    "$roofline" --summary "$tmp/out.csv" >"$tmp/summary.csv" || { echo "roofline cannot read the file"; exit 1; }
+fi
+echo "interrupt: SIG$sig ($when) after $rows complete row(s), exit 130 after $secs s"

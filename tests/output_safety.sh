@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# output_safety.sh BIN CSV_CHECK BENCH ARGS... -- LONG_ARGS...: hostile destinations for -o.
+# ARGS: a quick run of several rows (more than fit in 4 KiB); LONG_ARGS: a run that lasts until
+# it is interrupted. Expected: exit 3 and one stderr line naming the file when it cannot be
+# written (/dev/full, a file size limit, a full tmpfs where one can be mounted), the file cut back
+# to its last complete row; exit 2 and the file untouched for an existing file without
+# --overwrite/--append, for --append onto another header, and while another run holds the file;
+# any path works; -o - is stdout; --help and --version go to stdout with exit 0.
+set -u
+bin=$1 check=$2 bench=$3
+shift 3
+args=() long=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+long=("$@")
+tmp=$(mktemp -d)
+mnt=""
+cleanup() {
+    [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL: $*"; sed 's/^/    stderr: /' "$tmp/err" 2>/dev/null; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+# run EXPECTED_RC DESCRIPTION ARGS...: exit status and exactly one stderr line when it is not 0
+run() {
+    local want=$1 what=$2
+    shift 2
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -ne "$want" ]; then
+        fail "$what: exit status $rc, expected $want"
+        return 1
+    fi
+    if [ "$want" -ne 0 ] && [ "$lines" -ne 1 ]; then
+        fail "$what: $lines stderr lines, expected one"
+        return 1
+    fi
+    return 0
+}
+
+# complete FILE: ends with a newline, every row complete and verified, at least one row
+complete() {
+    local f=$1
+    [ -s "$f" ] && [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] &&
+        [ "$(wc -l <"$f")" -ge 2 ] && "$check" "$f" --bench "$bench" >/dev/null 2>&1
+}
+
+# 1. /dev/full: nothing can be written
+if run 3 "-o /dev/full" "${args[@]}" -o /dev/full; then
+    grep -q "/dev/full" "$tmp/err" && ok "-o /dev/full: exit 3: $(cat "$tmp/err")" ||
+        fail "-o /dev/full: the message does not name the file"
+fi
+
+# 2. a fresh file, then the same file again: refused, untouched
+f="$tmp/a.csv"
+run 0 "a fresh -o file" "${args[@]}" -o "$f" && complete "$f" || fail "a fresh -o file is not complete"
+rows=$(($(wc -l <"$f") - 1))
+sum=$(cksum <"$f")
+if run 2 "an existing file" "${args[@]}" -o "$f"; then
+    [ "$(cksum <"$f")" = "$sum" ] && ok "existing file refused and untouched: $(cat "$tmp/err")" ||
+        fail "an existing file was changed although refused"
+fi
+
+# 3. --append adds rows under the one header; --overwrite starts afresh
+if run 0 "--append" "${args[@]}" -o "$f" --append; then
+    n=$(($(wc -l <"$f") - 1))
+    heads=$(grep -c '^schema,' "$f")
+    [ "$n" -eq $((2 * rows)) ] && [ "$heads" -eq 1 ] && complete "$f" &&
+        ok "--append: $rows + $rows rows under one header" ||
+        fail "--append: $n rows and $heads headers, expected $((2 * rows)) and 1"
+fi
+if run 0 "--overwrite" "${args[@]}" -o "$f" --overwrite; then
+    [ $(($(wc -l <"$f") - 1)) -eq "$rows" ] && complete "$f" && ok "--overwrite: $rows rows" ||
+        fail "--overwrite did not start the file afresh"
+fi
+if run 2 "--overwrite with --append" "${args[@]}" -o "$f" --overwrite --append; then
+    grep -q "exclude" "$tmp/err" && ok "--overwrite --append refused: $(cat "$tmp/err")" ||
+        fail "--overwrite --append refused for another reason"
+fi
+
+# 4. --append onto another header, or onto a file that ends in a partial row: refused, untouched
+g="$tmp/other.csv"
+printf 'schema,version,when\n1,x,y\n' >"$g"
+sum=$(cksum <"$g")
+if run 2 "--append onto another header" "${args[@]}" -o "$g" --append; then
+    [ "$(cksum <"$g")" = "$sum" ] && grep -q "header" "$tmp/err" && ok "--append onto another header refused: $(cat "$tmp/err")" ||
+        fail "--append changed a file of another header"
+fi
+cp "$f" "$tmp/partial.csv"
+printf '1,0.1.0,2026' >>"$tmp/partial.csv"
+sum=$(cksum <"$tmp/partial.csv")
+if run 2 "--append onto a partial row" "${args[@]}" -o "$tmp/partial.csv" --append; then
+    [ "$(cksum <"$tmp/partial.csv")" = "$sum" ] && grep -q "complete row" "$tmp/err" &&
+        ok "--append onto a partial row refused: $(cat "$tmp/err")" ||
+        fail "--append changed a file that ends in a partial row"
+fi
+
+# 5. a second writer while a run holds the file: refused, the first run's file intact
+h="$tmp/locked.csv"
+"$bin" "${long[@]}" -o "$h" 2>"$tmp/long_err" >/dev/null &
+pid=$!
+for _ in $(seq 600); do # at most 60 s for the header
+    [ -s "$h" ] && break
+    sleep 0.1
+done
+for mode in --append --overwrite; do
+    if run 2 "a second writer ($mode)" "${args[@]}" -o "$h" $mode; then
+        grep -q "another run" "$tmp/err" && ok "second writer $mode refused: $(cat "$tmp/err")" ||
+            fail "second writer $mode: refused for another reason"
+    fi
+done
+kill -TERM "$pid"
+for _ in $(seq 300); do # it stops within an update; at most 30 s before it is killed
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && { fail "the long run ignored SIGTERM"; kill -KILL "$pid"; }
+wait "$pid"
+[ "$(head -c 7 "$h")" = "schema," ] && [ "$(grep -c '^schema,' "$h")" -eq 1 ] &&
+    [ "$(tail -c 1 "$h" | od -An -c | tr -d ' ')" = '\n' ] &&
+    ok "the first run's file is intact" || fail "the first run's file was changed by the second"
+
+# 6. a path with spaces, quotes and a dollar sign
+p="$tmp/dir with space/\"quoted\" 'single' \$HOME;*.csv"
+mkdir -p "$tmp/dir with space"
+run 0 "an odd path" "${args[@]}" -o "$p" && complete "$p" && ok "odd path: $(basename "$p")" ||
+    fail "a path with spaces, quotes and \$ does not work"
+
+# 7. -o - is stdout, with nothing else on it
+if run 0 "-o -" "${args[@]}" -o -; then
+    [ "$(head -c 7 "$tmp/out")" = "schema," ] && complete "$tmp/out" &&
+        [ ! -e ./- ] && ok "-o - writes CSV to stdout" || fail "-o - does not write CSV to stdout"
+fi
+
+# 8. --help and --version: stdout, exit 0, nothing on stderr; --help | head shows the usage
+for opt in --help --version; do
+    if run 0 "$opt" "$opt"; then
+        [ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && ok "$opt on stdout, exit 0" ||
+            fail "$opt: stdout $(wc -c <"$tmp/out") bytes, stderr $(wc -c <"$tmp/err") bytes"
+    fi
+done
+first=$("$bin" --help 2>/dev/null | head -1)
+case "$first" in usage:*) ok "--help | head -1: $first" ;; *) fail "--help | head -1 gave '$first'" ;; esac
+for opt in --overwrite --append; do
+    "$bin" --help 2>/dev/null | grep -q -- "$opt" || fail "--help does not list $opt"
+done
+
+# cut_back WHAT FILE: after a failed write, exit 3 (checked by run), one line naming the file,
+# and the file holds its header and complete rows only
+cut_back() {
+    local what=$1 file=$2
+    grep -q "$(basename "$file")" "$tmp/err" || { fail "$what: the message does not name the file"; return; }
+    complete "$file" && ok "$what: exit 3, cut back to $(($(wc -l <"$file") - 1)) complete rows ($(wc -c <"$file") bytes): $(cat "$tmp/err")" ||
+        fail "$what: the file does not end in a complete row"
+}
+
+# 9. a file size limit (ulimit -f, in KiB): the write fails with EFBIG part-way through a row
+q="$tmp/limited.csv"
+(
+    ulimit -f 4
+    "$bin" "${args[@]}" -o "$q" >"$tmp/out" 2>"$tmp/err"
+)
+rc=$?
+if [ "$rc" -ne 3 ]; then
+    fail "ulimit -f 4: exit status $rc, expected 3"
+elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    fail "ulimit -f 4: $(wc -l <"$tmp/err") stderr lines, expected one"
+else
+    [ "$(wc -c <"$q")" -le 4096 ] || fail "ulimit -f 4: the file is larger than the limit"
+    cut_back "ulimit -f 4" "$q"
+fi
+
+# 10. a full file system: a tmpfs of 8 KiB, where this user may mount one
+mnt="$tmp/tmpfs"
+mkdir -p "$mnt"
+if mount -t tmpfs -o size=8k tmpfs "$mnt" 2>/dev/null; then
+    t="$mnt/full.csv"
+    "$bin" "${args[@]}" -o "$t" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then # it fitted: append until it does not
+        "$bin" "${args[@]}" -o "$t" --append >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+    fi
+    if [ "$rc" -ne 3 ]; then
+        fail "full tmpfs: exit status $rc, expected 3"
+    elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+        fail "full tmpfs: $(wc -l <"$tmp/err") stderr lines, expected one"
+    else
+        cut_back "full tmpfs" "$t"
+    fi
+else
+    mnt=""
+    echo "skipped: a full tmpfs (mount refused here; the file size limit above covers EFBIG)"
+fi
+
+[ "$failures" -eq 0 ] && echo "output_safety: all cases passed" || echo "output_safety: $failures failed"
+[ "$failures" -eq 0 ]
