@@ -32,7 +32,8 @@ static int read_fails(const char *text, const char *want_in_err)
 
 int main(void)
 {
-    struct csv_record r, *b;
+    struct csv_record r;
+    const struct csv_row *b;
     struct csv_table t = {0};
     char err[256];
     FILE *f = tmpfile();
