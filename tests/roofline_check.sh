@@ -182,12 +182,17 @@ v=$(col "$tmp/hp.csv" ceiling_kernel ',dp,256'); [ "$v" = copy ] && ok "dp ceili
     ok "--table" || bad "--table (rc $rc): $(cat "$tmp/t.txt")"
 
 # 12. plots: no shell, gnuplot failures reported, moved folders render, readable charts
-mkdir "$tmp/cwd"
+mkdir "$tmp/cwd" "$tmp/fakebin"
 weird="$tmp/p'; touch pwned; echo '\$HOME \"x\""
-(cd "$tmp/cwd" && env PATH=/nonexistent "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1); rc=$?
+# a gnuplot that succeeds: through a shell, the folder name would run `touch pwned`
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnuplot"
+(cd "$tmp/cwd" && env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1); rc=$?
 [ $rc -eq 0 ] && [ ! -e "$tmp/cwd/pwned" ] && [ ! -e "$tmp/pwned" ] && [ -s "$weird/roofline.gp" ] &&
     ok "a folder name with quotes, spaces and \$ is just a name" || bad "weird --plot folder: rc $rc, pwned: $(ls "$tmp/cwd" "$tmp" | grep -c pwned)"
-mkdir "$tmp/fakebin"
+if command -v gnuplot >/dev/null 2>&1; then
+    "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1 && head -c 200 "$weird/roofline.svg" | grep -q "<svg" &&
+        ok "rendered into that folder" || bad "no SVG in the weird folder"
+fi
 printf '#!/bin/sh\nexit 1\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnuplot"
 env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$tmp/pf" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q "gnuplot failed" "$tmp/e" && [ ! -s "$tmp/o" ] && ok "gnuplot failing: exit 3, one line" || bad "gnuplot failing: rc $rc, $(cat "$tmp/e")"
