@@ -98,7 +98,7 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
             idx[n++] = i;
     /* sorted by store group then kernel: the series of one roof are neighbours */
     roof_sort_rows(t, idx, n, cmp_roof_series);
-    fprintf(gp, "set terminal svg size 1000,650 dynamic background rgb 'white' noenhanced\n"
+    fprintf(gp, "set terminal svg size 1000,800 dynamic background rgb 'white' noenhanced\n"
                 "set output 'roofline.svg'\n"
                 "set xlabel 'modelled DRAM bytes per fluid-cell update'\nset ylabel 'MFLUP/s'\n"
                 "set title 'LBM rows under their copy-bandwidth roofs (roof = bandwidth / "
@@ -109,7 +109,7 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
         return 0;
     }
     fprintf(gp, "set logscale xy\nset xtics (76, 114, 152, 228, 304, 456)\nset xrange [60:600]\n"
-                "set key outside right top\nset grid\n");
+                "set key outside below left Left reverse maxcols 2\nset grid\n");
     for (size_t k = 0; k < n;) {
         const struct csv_row *r = &t->rows[idx[k]];
         struct roof_eval e;
@@ -194,12 +194,21 @@ static int same_machine(const struct csv_row *a, const struct csv_row *b)
            roof_eq(a->backend, b->backend);
 }
 
-/* one gnuplot index block per series with at least two points; returns the block count, or
- * -1 when out of memory */
+/* a series worth a line: at least two distinct x values (rows ix[k..j) sorted by x) */
+static int series_has_line(const struct csv_table *t, const size_t *ix, size_t k, size_t j)
+{
+    const struct csv_row *a = &t->rows[ix[k]], *b = &t->rows[ix[j - 1]];
+    return vary_pad_mode ? a->pad != b->pad : a->nx != b->nx;
+}
+
+/* One panel per device (gnuplot multiplot), one gnuplot index block per series with at least
+ * two distinct x values, its ceiling dashed in its colour. Returns the block count, or -1
+ * when out of memory. */
 static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
                         const struct roof_ceilings *c, int vary_pad)
 {
-    int blocks = 0, family = -1, member = 0;
+    static const char *const names[] = {"size", "padding"};
+    int blocks = 0, panels = 0, member = 0;
     const struct csv_row *machine = NULL;
     size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
     if (!idx)
@@ -209,6 +218,32 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
             idx[n++] = i;
     vary_pad_mode = vary_pad;
     roof_sort_rows(t, idx, n, cmp_series_x);
+    /* first pass: the panels (devices with a line), for the page size */
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        size_t j = k;
+        while (j < n && cmp_series(&t->rows[idx[j]], r) == 0)
+            j++;
+        if (series_has_line(t, idx, k, j) && (!machine || !same_machine(machine, r))) {
+            machine = r;
+            panels++;
+        }
+        k = j;
+    }
+    if (panels == 0) {
+        free(idx);
+        return 0;
+    }
+    fprintf(gp,
+            "set terminal svg size 1000,%d dynamic background rgb 'white' noenhanced\n"
+            "set output '%s.svg'\nset xlabel '%s'\nset ylabel 'MFLUP/s'\nset grid\n"
+            "set key outside right top\nset yrange [0:*]\n"
+            "set multiplot layout %d,1 title 'MFLUP/s against %s, one panel per device "
+            "(dashed: the ceiling of the series of the same colour)'\n",
+            80 + 380 * panels, names[vary_pad],
+            vary_pad ? "pad (elements per x row)" : "nx (domain edge)", panels,
+            vary_pad ? "padding" : "domain size");
+    machine = NULL;
     for (size_t k = 0; k < n;) {
         const struct csv_row *r = &t->rows[idx[k]];
         size_t j = k;
@@ -216,16 +251,24 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
         char title[640];
         while (j < n && cmp_series(&t->rows[idx[j]], r) == 0)
             j++;
-        if (j - k < 2) {
+        if (!series_has_line(t, idx, k, j)) {
             k = j;
             continue;
         }
         if (!machine || !same_machine(machine, r)) {
+            if (machine)
+                fprintf(gp, "\n");
             machine = r;
-            family++;
             member = 0;
+            snprintf(title, sizeof title, "%s (%s on host %s)", r->device, r->backend, r->host);
+            fprintf(gp, "set title ");
+            gp_str(gp, title);
+            fprintf(gp, "\nplot ");
+        } else {
+            fprintf(gp, ", \\\n    ");
         }
-        col = colour(family, member++);
+        col = colour(member % NFAMILIES, member / NFAMILIES); /* a hue per series of a panel */
+        member++;
         fprintf(dat, "# %s %s %s %s %s %s align %lld%s\n", r->host, r->device, r->backend,
                 r->precision, r->kernel, r->collision, (long long)(r->align > 0 ? r->align : 0),
                 vary_pad ? "" : " (x: nx)");
@@ -237,18 +280,18 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
                     e.ceiling_mflups);
         }
         fprintf(dat, "\n\n");
-        snprintf(title, sizeof title, "%s %s %s %s %s align %lld", r->device, r->backend,
-                 r->precision, r->kernel, r->collision, (long long)(r->align > 0 ? r->align : 0));
-        fprintf(gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '%s' title ",
-                blocks ? ", \\\n    " : "plot ", vary_pad ? "padding" : "size", blocks, col);
+        snprintf(title, sizeof title, "%s %s %s align %lld%s", r->precision, r->kernel,
+                 r->collision, (long long)(r->align > 0 ? r->align : 0),
+                 vary_pad ? "" : (r->pad > 0 ? " padded" : ""));
+        fprintf(gp, "'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '%s' title ",
+                names[vary_pad], blocks, col);
         gp_str(gp, title);
         fprintf(gp, ", '' index %d using 1:3 with lines dashtype 2 lw 1.5 lc rgb '%s' notitle",
                 blocks, col);
         blocks++;
         k = j;
     }
-    if (blocks)
-        fprintf(gp, "\n");
+    fprintf(gp, "\nunset multiplot\n");
     free(idx);
     return blocks;
 }
@@ -345,17 +388,14 @@ int roof_plot(const char *dir, const struct csv_table *t)
             w = write_roofline(dat, gp, t, c);
         } else {
             int vary_pad = i == 2;
-            fprintf(gp,
-                    "set terminal svg size 1000,650 dynamic background rgb 'white' noenhanced\n"
-                    "set output '%s.svg'\nset xlabel '%s'\nset ylabel 'MFLUP/s'\nset grid\n"
-                    "set key outside right top\n"
-                    "set title 'MFLUP/s against %s (dashed: the ceiling of each series, same "
-                    "colour; a colour family per device)'\n",
-                    names[i], vary_pad ? "pad (elements per x row)" : "nx (domain edge)",
-                    vary_pad ? "padding" : "domain size");
             w = write_series(dat, gp, t, c, vary_pad);
             if (w == 0)
-                fputs(no_data, gp);
+                fprintf(gp,
+                        "set terminal svg size 1000,400 dynamic background rgb 'white' "
+                        "noenhanced\nset output '%s.svg'\nset title 'MFLUP/s against %s: no "
+                        "series with two or more %s'\n%s",
+                        names[i], vary_pad ? "padding" : "domain size", vary_pad ? "pads" : "sizes",
+                        no_data);
             w = w < 0;
         }
         if (close_both(dat, gp) || w) {
