@@ -82,6 +82,13 @@ int main(void)
     CHECK(t.n == 2 && strcmp(t.rows[1].kernel, "copy19") == 0);
     csv_table_free(&t);
 
+    /* a UTF-8 byte order mark before the header (Excel writes one) is not part of 'schema' */
+    f = from_text("\xEF\xBB\xBFschema,kernel\n1,copy\n");
+    CHECK(csv_read(f, "bom.csv", &t, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(t.n == 1 && strcmp(t.rows[0].kernel, "copy") == 0);
+    csv_table_free(&t);
+
     CHECK(read_fails("", "fixture.csv: empty file"));
     CHECK(read_fails("kernel,nx\ncopy,5\n", "no 'schema' column"));
     CHECK(read_fails("schema,nx\n1,5\n1,5,6\n", "fixture.csv:3: 3 fields where the header has 2"));
