@@ -190,8 +190,9 @@ printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnu
 [ $rc -eq 0 ] && [ ! -e "$tmp/cwd/pwned" ] && [ ! -e "$tmp/pwned" ] && [ -s "$weird/roofline.gp" ] &&
     ok "a folder name with quotes, spaces and \$ is just a name" || bad "weird --plot folder: rc $rc, pwned: $(ls "$tmp/cwd" "$tmp" | grep -c pwned)"
 if command -v gnuplot >/dev/null 2>&1; then
-    "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1 && head -c 200 "$weird/roofline.svg" | grep -q "<svg" &&
-        ok "rendered into that folder" || bad "no SVG in the weird folder"
+    (cd "$tmp/cwd" && "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1) &&
+        head -c 200 "$weird/roofline.svg" | grep -q "<svg" && [ ! -e "$tmp/cwd/pwned" ] &&
+        ok "rendered into that folder by the real gnuplot" || bad "no SVG in the weird folder, or pwned"
 fi
 printf '#!/bin/sh\nexit 1\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnuplot"
 env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$tmp/pf" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
