@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,8 +117,7 @@ int csv_write_row(FILE *f, const struct csv_record *r)
     return fflush(f) != 0;
 }
 
-/* Splits one line into fields in place (quotes removed). Returns the field count or -1. */
-static int split_fields(char *line, char **fields, int max, const char **why)
+int csv_split_fields(char *line, char **fields, int max, const char **why)
 {
     int n = 0;
     char *r = line, *w = line;
@@ -168,18 +168,122 @@ static int split_fields(char *line, char **fields, int max, const char **why)
     }
 }
 
-static int parse_field(const struct csv_column *c, const char *text, struct csv_record *r,
+/* The pool of distinct strings behind a table's text fields: open addressing over FNV-1a
+ * hashes (load at most 1/2), the bytes in 64 KiB chunks. Interning keeps a million rows of
+ * repeated host, device and kernel names at one copy each. */
+struct csv_chunk {
+    struct csv_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+struct csv_strings {
+    const char **slots;
+    size_t nslots, used;
+    struct csv_chunk *chunks;
+};
+
+static uint64_t csv_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int csv_strings_grow(struct csv_strings *p)
+{
+    size_t n = p->nslots ? 2 * p->nslots : 1024;
+    const char **slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return 1;
+    for (size_t i = 0; i < p->nslots; i++) {
+        size_t j;
+        if (!p->slots[i])
+            continue;
+        for (j = csv_hash(p->slots[i]) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
+            ;
+        slots[j] = p->slots[i];
+    }
+    free(p->slots);
+    p->slots = slots;
+    p->nslots = n;
+    return 0;
+}
+
+/* The pooled copy of s, or NULL when out of memory. */
+static const char *csv_intern(struct csv_table *t, const char *s)
+{
+    struct csv_strings *p = t->strings;
+    size_t len = strlen(s) + 1, j;
+    char *copy;
+    if (!p) {
+        p = t->strings = calloc(1, sizeof *p);
+        if (!p)
+            return NULL;
+    }
+    if (2 * (p->used + 1) > p->nslots && csv_strings_grow(p))
+        return NULL;
+    for (j = csv_hash(s) & (p->nslots - 1); p->slots[j]; j = (j + 1) & (p->nslots - 1)) {
+        if (strcmp(p->slots[j], s) == 0)
+            return p->slots[j];
+    }
+    if (!p->chunks || p->chunks->cap - p->chunks->used < len) {
+        size_t cap = len > 65536 ? len : 65536;
+        struct csv_chunk *c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = p->chunks;
+        c->used = 0;
+        c->cap = cap;
+        p->chunks = c;
+    }
+    copy = p->chunks->data + p->chunks->used;
+    memcpy(copy, s, len);
+    p->chunks->used += len;
+    p->slots[j] = copy;
+    p->used++;
+    return copy;
+}
+
+#define CSV_ROW_OFF(kind, name) offsetof(struct csv_row, name),
+static const size_t csv_row_offsets[] = {CSV_COLUMNS(CSV_ROW_OFF)};
+
+static void csv_row_init(struct csv_row *r, const char *empty)
+{
+    for (int i = 0; i < NCOLS; i++) {
+        char *p = (char *)r + csv_row_offsets[i];
+        if (csv_columns[i].kind == CSV_K_INT)
+            *(int64_t *)p = 0;
+        else if (csv_columns[i].kind == CSV_K_OPT)
+            *(int64_t *)p = -1;
+        else if (csv_columns[i].kind == CSV_K_DBL)
+            *(double *)p = NAN;
+        else
+            *(const char **)p = empty;
+    }
+    r->schema = CSV_SCHEMA;
+}
+
+static int parse_field(struct csv_table *t, int col, const char *text, struct csv_row *r,
                        const char **why)
 {
-    char *p = (char *)r + c->offset;
+    const struct csv_column *c = &csv_columns[col];
+    char *p = (char *)r + csv_row_offsets[col];
     char *end;
 
     if (c->kind == CSV_K_STR) {
+        const char *s;
         if (strlen(text) >= CSV_STR_LEN) {
             *why = "text longer than the record allows";
             return 1;
         }
-        csv_set(p, text);
+        s = csv_intern(t, text);
+        if (!s) {
+            *why = "more text than memory holds";
+            return 1;
+        }
+        *(const char **)p = s;
         return 0;
     }
     if (*text == '\0') {
@@ -212,12 +316,14 @@ static int parse_field(const struct csv_column *c, const char *text, struct csv_
     return 0;
 }
 
-static int table_push(struct csv_table *t, const struct csv_record *r, long line)
+static int table_push(struct csv_table *t, const struct csv_row *r, long line, const char *file)
 {
     if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        struct csv_record *rows = realloc(t->rows, cap * sizeof *rows);
+        /* 1.5x: a million rows of 0.5 KB leave at most a third of the block unused */
+        size_t cap = t->cap ? t->cap + t->cap / 2 : 64;
+        struct csv_row *rows = realloc(t->rows, cap * sizeof *rows);
         long *lines;
+        const char **files;
         if (!rows)
             return 1;
         t->rows = rows;
@@ -225,12 +331,22 @@ static int table_push(struct csv_table *t, const struct csv_record *r, long line
         if (!lines)
             return 1;
         t->lines = lines;
+        files = realloc(t->files, cap * sizeof *files);
+        if (!files)
+            return 1;
+        t->files = files;
         t->cap = cap;
     }
     t->rows[t->n] = *r;
     t->lines[t->n] = line;
+    t->files[t->n] = file;
     t->n++;
     return 0;
+}
+
+size_t csv_bom_length(const char *s)
+{
+    return strncmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
 #define MAX_FIELDS 512
@@ -238,6 +354,7 @@ static int table_push(struct csv_table *t, const struct csv_record *r, long line
 int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t errlen)
 {
     char *line = NULL, *header = NULL;
+    const char *file = NULL;
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
@@ -260,12 +377,18 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             goto out;
         }
         if (!header) {
+            size_t bom = csv_bom_length(line);
+            if (bom) { /* Excel's UTF-8 mark before the first column name */
+                memmove(line, line + bom, (size_t)len - bom + 1);
+                len -= (ssize_t)bom;
+            }
+            file = csv_intern(t, name);
             header = strdup(line);
-            if (!header) {
+            if (!file || !header) {
                 cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
-            nhead = split_fields(line, fields, MAX_FIELDS, &why);
+            nhead = csv_split_fields(line, fields, MAX_FIELDS, &why);
             if (nhead < 0) {
                 cli_fail(err, errlen, "%s:%ld: header: %s", name, lineno, why);
                 goto out;
@@ -295,7 +418,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
         }
         if (len == 0 || strcmp(line, header) == 0)
             continue; /* blank line, or the header of a concatenated file */
-        n = split_fields(line, fields, MAX_FIELDS, &why);
+        n = csv_split_fields(line, fields, MAX_FIELDS, &why);
         if (n < 0) {
             cli_fail(err, errlen, "%s:%ld: %s", name, lineno, why);
             goto out;
@@ -306,12 +429,17 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             goto out;
         }
         {
-            struct csv_record r;
-            csv_record_init(&r);
+            struct csv_row r;
+            const char *empty = csv_intern(t, "");
+            if (!empty) {
+                cli_fail(err, errlen, "%s: out of memory", name);
+                goto out;
+            }
+            csv_row_init(&r, empty);
             for (int i = 0; i < n; i++) {
                 if (map[i] < 0)
                     continue; /* a column added after this reader was built */
-                if (parse_field(&csv_columns[map[i]], fields[i], &r, &why)) {
+                if (parse_field(t, map[i], fields[i], &r, &why)) {
                     cli_fail(err, errlen, "%s:%ld: column %s: '%.40s' is %s", name, lineno,
                              csv_columns[map[i]].name, fields[i], why);
                     goto out;
@@ -322,7 +450,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                                       "schema %d)", name, lineno, (long long)r.schema, CSV_SCHEMA);
                 goto out;
             }
-            if (table_push(t, &r, lineno)) {
+            if (table_push(t, &r, lineno, file)) {
                 cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
@@ -359,9 +487,22 @@ int csv_read_path(const char *path, struct csv_table *t, char *err, size_t errle
 
 void csv_table_free(struct csv_table *t)
 {
+    if (t->strings) {
+        struct csv_chunk *c = t->strings->chunks;
+        while (c) {
+            struct csv_chunk *next = c->next;
+            free(c);
+            c = next;
+        }
+        free(t->strings->slots);
+        free(t->strings);
+    }
     free(t->rows);
     free(t->lines);
+    free(t->files);
     t->rows = NULL;
     t->lines = NULL;
+    t->files = NULL;
+    t->strings = NULL;
     t->n = t->cap = 0;
 }

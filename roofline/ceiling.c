@@ -1,8 +1,12 @@
 /* ceiling.c: ceilings in one convention (modelled DRAM bytes on both sides), percent of ceiling
- * and of the theoretical peak, the flags a reader must not miss. */
+ * and of the theoretical peak, the flags a reader must not miss; the ceiling index and the
+ * checks of every number read. */
 #include "ceiling.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 double roof_ceiling_mflups(double bw_GBs, double bytes_per_update)
@@ -10,22 +14,40 @@ double roof_ceiling_mflups(double bw_GBs, double bytes_per_update)
     return bw_GBs * 1e9 / bytes_per_update / 1e6;
 }
 
-int roof_same_device(const struct csv_record *a, const struct csv_record *b)
+int roof_eq(const char *a, const char *b)
 {
-    return strcmp(a->host, b->host) == 0 && strcmp(a->device, b->device) == 0 &&
-           strcmp(a->backend, b->backend) == 0 && strcmp(a->precision, b->precision) == 0;
+    return a == b || strcmp(a, b) == 0;
+}
+
+int roof_same_device(const struct csv_row *a, const struct csv_row *b)
+{
+    return roof_eq(a->host, b->host) && roof_eq(a->device, b->device) &&
+           roof_eq(a->backend, b->backend) && roof_eq(a->precision, b->precision);
 }
 
 /* Devices whose bandwidth a row used: one per rank on the GPU; CPU ranks share their host's
  * memory (the ranks of one node are compared with that node's ceiling). */
-double roof_devices(const struct csv_record *r)
+double roof_devices(const struct csv_row *r)
 {
     return r->ranks > 1 && strcmp(r->backend, "gpu") == 0 ? (double)r->ranks : 1.0;
 }
 
-int roof_cache_resident(const struct csv_record *r)
+/* bytes of one stored distribution value: program bytes are 38 per update (19 loads, 19
+ * stores); by name when the row lacks them */
+static double element_bytes(const struct csv_row *r)
 {
-    double s = strcmp(r->precision, "sp") == 0 ? 4 : 8;
+    if (r->prog_bytes > 0)
+        return r->prog_bytes / 38.0;
+    if (strcmp(r->precision, "sp") == 0)
+        return 4;
+    if (strcmp(r->precision, "hp") == 0 || strcmp(r->precision, "fp16") == 0)
+        return 2;
+    return 8;
+}
+
+int roof_cache_resident(const struct csv_row *r)
+{
+    double s = element_bytes(r);
     double pitch = r->pitch > 0 ? (double)r->pitch : (double)r->nx;
     double ny = r->local_ny > 0 ? (double)r->local_ny : (double)r->ny;
     double nz = r->local_nz > 0 ? (double)r->local_nz : (double)r->nz;
@@ -33,34 +55,159 @@ int roof_cache_resident(const struct csv_record *r)
     return r->llc_bytes > 0 && bytes <= 2.0 * (double)r->llc_bytes;
 }
 
-static int is_copy(const char *k)
+int roof_is_copy(const char *k)
 {
     return strcmp(k, "copy") == 0 || strcmp(k, "copy_nt") == 0 || strcmp(k, "memcpy") == 0;
 }
 
-static int is_copy19(const char *k)
+int roof_is_copy19(const char *k)
 {
     return strcmp(k, "copy19") == 0 || strcmp(k, "copy19_nt") == 0;
 }
 
-int roof_evaluate(const struct csv_table *t, const struct csv_record *lbm, struct roof_eval *e)
+double roof_mflups_med(const struct csv_row *r)
 {
+    return r->mflups_med > 0 ? r->mflups_med : r->mflups;
+}
+
+double roof_mflups_min(const struct csv_row *r)
+{
+    double med = roof_mflups_med(r), min = med;
+    if (r->t_min_s > 0 && r->t_max_s > 0)
+        min = r->mflups * r->t_min_s / r->t_max_s; /* the slowest repetition */
+    return min < med ? min : med;
+}
+
+/* ---- stable sorting of row indices (qsort has no context argument in C11) ---- */
+static const struct csv_table *sort_table;
+static int (*sort_cmp)(const struct csv_row *, const struct csv_row *);
+
+static int by_cmp_then_index(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = sort_cmp(&sort_table->rows[a], &sort_table->rows[b]);
+    return c ? c : (a > b) - (a < b);
+}
+
+void roof_sort_rows(const struct csv_table *t, size_t *idx, size_t n,
+                    int (*cmp)(const struct csv_row *, const struct csv_row *))
+{
+    sort_table = t;
+    sort_cmp = cmp;
+    qsort(idx, n, sizeof *idx, by_cmp_then_index);
+}
+
+/* ---- the ceiling index ---- */
+struct roof_group {
+    const struct csv_row *key;
+    const struct csv_row *copy, *copy19;
+    size_t failed; /* first copy row that failed verification, or SIZE_MAX */
+    size_t seen;   /* first copy row of the group in any state */
+};
+
+struct roof_ceilings {
+    struct roof_group *g;
+    size_t n;
+};
+
+static int cmp_store(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
+        (c = strcmp(a->backend, b->backend)) || (c = strcmp(a->precision, b->precision)))
+        return c;
+    return (a->write_allocate > b->write_allocate) - (a->write_allocate < b->write_allocate);
+}
+
+static int is_ceiling_kernel(const struct csv_row *r)
+{
+    return strcmp(r->bench, "stream") == 0 &&
+           (roof_is_copy(r->kernel) || roof_is_copy19(r->kernel));
+}
+
+int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
+{
+    struct roof_ceilings *c = calloc(1, sizeof *c);
+    size_t n = 0, *idx = NULL;
+    *out = NULL;
+    if (!c)
+        return 1;
+    for (size_t i = 0; i < t->n; i++)
+        n += is_ceiling_kernel(&t->rows[i]);
+    idx = malloc((n ? n : 1) * sizeof *idx);
+    c->g = malloc((n ? n : 1) * sizeof *c->g);
+    if (!idx || !c->g) {
+        free(idx);
+        roof_ceilings_free(c);
+        return 1;
+    }
+    n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (is_ceiling_kernel(&t->rows[i]))
+            idx[n++] = i;
+    roof_sort_rows(t, idx, n, cmp_store);
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *s = &t->rows[idx[k]];
+        struct roof_group *g;
+        if (c->n == 0 || cmp_store(c->g[c->n - 1].key, s) != 0) {
+            g = &c->g[c->n++];
+            g->key = s;
+            g->copy = g->copy19 = NULL;
+            g->failed = SIZE_MAX;
+            g->seen = idx[k];
+        }
+        g = &c->g[c->n - 1];
+        if (strcmp(s->verified, "pass") != 0) {
+            if (roof_is_copy(s->kernel) && g->failed == SIZE_MAX)
+                g->failed = idx[k];
+            continue;
+        }
+        if (roof_is_copy(s->kernel) && (!g->copy || s->bw_dram_GBs > g->copy->bw_dram_GBs))
+            g->copy = s;
+        if (roof_is_copy19(s->kernel) && (!g->copy19 || s->bw_dram_GBs > g->copy19->bw_dram_GBs))
+            g->copy19 = s;
+    }
+    free(idx);
+    *out = c;
+    return 0;
+}
+
+void roof_ceilings_free(struct roof_ceilings *c)
+{
+    if (c)
+        free(c->g);
+    free(c);
+}
+
+static const struct roof_group *find_group(const struct roof_ceilings *c, const struct csv_row *lbm)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int d = cmp_store(c->g[mid].key, lbm);
+        if (d == 0)
+            return &c->g[mid];
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, struct roof_eval *e)
+{
+    const struct roof_group *g = find_group(c, lbm);
     memset(e, 0, sizeof *e);
     e->lbm = lbm;
-    e->ceiling_mflups = e->pct = e->pct_med = e->copy19_mflups = e->pct_copy19 = NAN;
-    e->pct_of_peak = NAN;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *s = &t->rows[i];
-        if (strcmp(s->bench, "stream") != 0 || strcmp(s->verified, "pass") != 0 ||
-            !roof_same_device(s, lbm) || s->write_allocate != lbm->write_allocate)
-            continue;
-        if (is_copy(s->kernel) && (!e->copy || s->bw_dram_GBs > e->copy->bw_dram_GBs))
-            e->copy = s;
-        if (is_copy19(s->kernel) && (!e->copy19 || s->bw_dram_GBs > e->copy19->bw_dram_GBs))
-            e->copy19 = s;
+    e->ceiling_mflups = e->pct = e->pct_med = e->pct_min = NAN;
+    e->copy19_mflups = e->pct_copy19 = e->pct_of_peak = NAN;
+    if (g) {
+        e->copy = g->copy;
+        e->copy19 = g->copy19;
     }
     e->cache_resident = roof_cache_resident(lbm);
-    if (lbm->peak_bw_GBs > 0)
+    if (lbm->peak_bw_GBs > 0 && lbm->bw_dram_GBs > 0)
         e->pct_of_peak = 100.0 * lbm->bw_dram_GBs / (lbm->peak_bw_GBs * roof_devices(lbm));
     if (e->copy19) {
         e->copy19_mflups =
@@ -69,10 +216,82 @@ int roof_evaluate(const struct csv_table *t, const struct csv_record *lbm, struc
     }
     if (!e->copy)
         return 1;
-    e->ceiling_mflups = roof_ceiling_mflups(e->copy->bw_dram_GBs * roof_devices(lbm),
-                                            lbm->dram_bytes);
+    e->ceiling_mflups =
+        roof_ceiling_mflups(e->copy->bw_dram_GBs * roof_devices(lbm), lbm->dram_bytes);
     e->pct = 100.0 * lbm->mflups / e->ceiling_mflups;
-    e->pct_med = 100.0 * lbm->mflups_med / e->ceiling_mflups;
+    e->pct_med = 100.0 * roof_mflups_med(lbm) / e->ceiling_mflups;
+    e->pct_min = 100.0 * roof_mflups_min(lbm) / e->ceiling_mflups;
     e->above_ceiling = e->pct > 100.0;
+    return 0;
+}
+
+void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_table *t,
+                            const struct csv_row *lbm, char *msg, size_t len)
+{
+    const struct roof_group *g = find_group(c, lbm);
+    if (g && g->failed != SIZE_MAX)
+        snprintf(msg, len,
+                 "the stream copy rows for host %s, device %s, backend %s, precision %s with "
+                 "write_allocate=%lld failed verification (%s:%ld): no ceiling; rerun stream-%s",
+                 lbm->host, lbm->device, lbm->backend, lbm->precision,
+                 (long long)lbm->write_allocate, t->files[g->failed], t->lines[g->failed],
+                 lbm->backend);
+    else
+        snprintf(msg, len,
+                 "no stream copy rows for host %s, device %s, backend %s, precision %s with "
+                 "write_allocate=%lld: run stream-%s there and pass its CSV too",
+                 lbm->host, lbm->device, lbm->backend, lbm->precision,
+                 (long long)lbm->write_allocate, lbm->backend);
+}
+
+/* ---- numbers checked when read ---- */
+enum need { NEED_POSITIVE, NEED_POSITIVE_OR_EMPTY };
+
+struct num_check {
+    const char *bench, *column;
+    size_t offset;
+    enum need need;
+};
+
+#define NUM(bench, col, need)                                                                      \
+    {                                                                                              \
+        bench, #col, offsetof(struct csv_row, col), need                                           \
+    }
+static const struct num_check num_checks[] = {
+    NUM("stream", bw_dram_GBs, NEED_POSITIVE),
+    NUM("stream", bw_prog_GBs, NEED_POSITIVE),
+    NUM("stream", peak_bw_GBs, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", mflups, NEED_POSITIVE),
+    NUM("lbm", mflups_med, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", dram_bytes, NEED_POSITIVE),
+    NUM("lbm", prog_bytes, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", t_min_s, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", t_med_s, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", t_max_s, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", bw_dram_GBs, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", peak_bw_GBs, NEED_POSITIVE_OR_EMPTY),
+};
+
+int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len)
+{
+    for (size_t i = from; i < t->n; i++) {
+        const struct csv_row *r = &t->rows[i];
+        for (size_t k = 0; k < sizeof num_checks / sizeof num_checks[0]; k++) {
+            const struct num_check *c = &num_checks[k];
+            double v = *(const double *)((const char *)r + c->offset);
+            if (strcmp(r->bench, c->bench) != 0)
+                continue;
+            if (isnan(v) && c->need == NEED_POSITIVE_OR_EMPTY)
+                continue; /* an empty optional field (the reader stores NaN for it) */
+            if (isfinite(v) && v > 0)
+                continue;
+            snprintf(err, len,
+                     "%s:%ld: column %s: value %g is not a positive finite number (a %s row "
+                     "needs one there%s)",
+                     t->files[i], t->lines[i], c->column, v, c->bench,
+                     c->need == NEED_POSITIVE_OR_EMPTY ? ", or the field empty" : "");
+            return 1;
+        }
+    }
     return 0;
 }

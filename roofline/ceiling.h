@@ -1,7 +1,10 @@
 /* ceiling.h: the roofline arithmetic and the matching of each LBM row to the STREAM rows of the
- * same host, device, backend and precision. Pure functions over a table of schema-1 records. */
+ * same host, device, backend, precision and store kind, through an index built once (sorted
+ * groups, binary search), so a million rows cost n log n. */
 #ifndef ROOF_CEILING_H
 #define ROOF_CEILING_H
+
+#include <stddef.h>
 
 #include "csv.h"
 
@@ -9,26 +12,55 @@
 double roof_ceiling_mflups(double bw_GBs, double bytes_per_update);
 
 /* same host, device, backend and precision */
-int roof_same_device(const struct csv_record *a, const struct csv_record *b);
+int roof_same_device(const struct csv_row *a, const struct csv_row *b);
+/* text equality that first tries the pointer (pooled strings of one table) */
+int roof_eq(const char *a, const char *b);
 
 /* 1, or the ranks of a GPU row run on several GPUs: its ceiling is that many devices' */
-double roof_devices(const struct csv_record *r);
+double roof_devices(const struct csv_row *r);
 /* Lattice bytes (two lattices, padding included) within 2 x the LLC or L2 the row reports: a
  * sweep then finds much of what it reads still in cache, and the DRAM ceiling does not bound it. */
-int roof_cache_resident(const struct csv_record *lbm);
+int roof_cache_resident(const struct csv_row *lbm);
+
+/* The kernels that set the LBM ceiling: single-stream copies (copy, copy_nt, memcpy). The other
+ * stream kernels (copy19, scale, add, triad, load, store, ...) are reported, never a ceiling. */
+int roof_is_copy(const char *kernel);
+int roof_is_copy19(const char *kernel);
+
+/* An LBM row's worst-repetition and median rates (MFLUP/s): from t_max and mflups_med, each
+ * falling back to the next better figure when the file lacks the column. */
+double roof_mflups_med(const struct csv_row *r);
+double roof_mflups_min(const struct csv_row *r);
+
+struct roof_ceilings; /* best copy and copy19 per (host, device, backend, precision, store kind) */
+int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **c);
+void roof_ceilings_free(struct roof_ceilings *c);
 
 struct roof_eval {
-    const struct csv_record *lbm;
-    const struct csv_record *copy;   /* best single-stream copy, same store kind; NULL if none */
-    const struct csv_record *copy19; /* best 19-stream copy, same store kind; NULL if none */
-    double ceiling_mflups, pct, pct_med;
+    const struct csv_row *lbm;
+    const struct csv_row *copy;   /* best single-stream copy, same store kind; NULL if none */
+    const struct csv_row *copy19; /* best 19-stream copy, same store kind; NULL if none */
+    double ceiling_mflups, pct, pct_med, pct_min;
     double copy19_mflups, pct_copy19;
     double pct_of_peak;
     int above_ceiling, cache_resident;
 };
 
-/* Evaluates one LBM row against the STREAM rows of t (verified rows only); the store kind of
- * the ceiling matches the row's (write_allocate equal). Returns 0, or 1 when no copy matched. */
-int roof_evaluate(const struct csv_table *t, const struct csv_record *lbm, struct roof_eval *e);
+/* Evaluates one LBM row against the verified STREAM rows indexed in c; the store kind of the
+ * ceiling matches the row's (write_allocate equal). Returns 0, or 1 when no copy matched. */
+int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, struct roof_eval *e);
+
+/* Why an LBM row has no ceiling, in one sentence without a newline (what is missing, or which
+ * stream rows failed verification and where). */
+void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_table *t,
+                            const struct csv_row *lbm, char *msg, size_t len);
+
+/* Checks every number the tool uses in rows [from, t->n): finite, and positive where it
+ * divides or is a rate. Returns 0, or 1 with "file:line: column C: value V is ..." in err. */
+int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len);
+
+/* Sorts the indices idx[0..n) of t's rows by cmp, ties in file order (a stable order). */
+void roof_sort_rows(const struct csv_table *t, size_t *idx, size_t n,
+                    int (*cmp)(const struct csv_row *, const struct csv_row *));
 
 #endif

@@ -1,128 +1,535 @@
-/* gate.c: the regression gate. LBM rows keyed by (device, bench, kernel, collision, precision,
- * dims, pad, align) are compared by their median percent of ceiling, not absolute rates, so a
- * slower machine day raises no alarm; a drop beyond the tolerance is a regression unless the
- * repetitions themselves spread wider than the tolerance (inconclusive). */
+/* gate.c: the regression gate. LBM cases keyed by (device, backend, bench, kernel, collision,
+ * precision, dims, pad, align) are compared by percent of ceiling, not absolute rates, so a
+ * slower machine day raises no alarm. A drop is `regressed` when the current median lies below
+ * the baseline's slowest repetition by more than the tolerance (beyond both the tolerance and
+ * the baseline's own noise); a larger drop of the medians that stays within that spread is
+ * `inconclusive`. A current row that failed verification is `failed`. Both runs are indexed
+ * (sorted cases, binary search): n log n. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ceiling.h"
 #include "roofline.h"
 
-static void key_of(const struct csv_record *r, char *k, size_t len)
+struct gate_case {
+    const char *device, *backend, *bench, *kernel, *collision, *precision;
+    int64_t nx, ny, nz, pad, align;
+    double med, min; /* percent of ceiling: best median of the key's rows, its slowest rep */
+    double spread;   /* (t_max - t_min) / t_med of that row, percent; NaN when unknown */
+    int failed;      /* a row of the key failed verification */
+    size_t first;    /* first row (or line) of the key, for the output order */
+    char *text;      /* owns the strings of a case read from a roofline.csv */
+};
+
+static int cmp_case(const struct gate_case *a, const struct gate_case *b)
 {
-    snprintf(k, len, "%s|%s|%s|%s|%s|%s|%lldx%lldx%lld|%lld|%lld", r->device, r->backend, r->bench,
-             r->kernel, r->collision, r->precision, (long long)r->nx, (long long)r->ny,
-             (long long)r->nz, (long long)r->pad, (long long)(r->align > 0 ? r->align : 0));
+    int c;
+    if ((c = strcmp(a->device, b->device)) || (c = strcmp(a->backend, b->backend)) ||
+        (c = strcmp(a->bench, b->bench)) || (c = strcmp(a->kernel, b->kernel)) ||
+        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->precision, b->precision)))
+        return c;
+    if (a->nx != b->nx)
+        return (a->nx > b->nx) - (a->nx < b->nx);
+    if (a->ny != b->ny)
+        return (a->ny > b->ny) - (a->ny < b->ny);
+    if (a->nz != b->nz)
+        return (a->nz > b->nz) - (a->nz < b->nz);
+    if (a->pad != b->pad)
+        return (a->pad > b->pad) - (a->pad < b->pad);
+    return (a->align > b->align) - (a->align < b->align);
 }
 
-/* best median percent of ceiling among rows of t with key k; NaN if none; *spread: their
- * repetition spread (max - min) / median, in percent */
-static double pct_for(const struct csv_table *t, const char *k, double *spread,
-                      const struct csv_record **row)
+static int cmp_case_v(const void *a, const void *b)
 {
-    double best = NAN;
-    char kk[1280];
-    *row = NULL;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *r = &t->rows[i];
+    return cmp_case(a, b);
+}
+
+static int by_first(const void *pa, const void *pb)
+{
+    const struct gate_case *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static void case_key(struct gate_case *k, const struct csv_row *r)
+{
+    k->device = r->device;
+    k->backend = r->backend;
+    k->bench = r->bench;
+    k->kernel = r->kernel;
+    k->collision = r->collision;
+    k->precision = r->precision;
+    k->nx = r->nx;
+    k->ny = r->ny;
+    k->nz = r->nz;
+    k->pad = r->pad;
+    k->align = r->align > 0 ? r->align : 0;
+}
+
+static int cmp_row_key(const struct csv_row *a, const struct csv_row *b)
+{
+    struct gate_case x, y;
+    case_key(&x, a);
+    case_key(&y, b);
+    return cmp_case(&x, &y);
+}
+
+/* One case per key of t's lbm rows, sorted by key: the best median percent of ceiling among
+ * rows with a ceiling (verified rows only when skip_failed: a failed baseline is no baseline).
+ * Returns 0 or 1 (out of memory). */
+static int cases_of(const struct csv_table *t, int skip_failed, struct gate_case **out,
+                    size_t *nout)
+{
+    struct roof_ceilings *c = NULL;
+    size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    struct gate_case *cs = malloc((t->n ? t->n : 1) * sizeof *cs);
+    *out = NULL;
+    *nout = 0;
+    if (!idx || !cs || roof_ceilings_build(t, &c)) {
+        free(idx);
+        free(cs);
+        return 1;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].bench, "lbm") == 0)
+            idx[n++] = i;
+    roof_sort_rows(t, idx, n, cmp_row_key);
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        struct gate_case *g;
         struct roof_eval e;
-        if (strcmp(r->bench, "lbm") != 0)
+        int fail = strcmp(r->verified, "pass") != 0;
+        if (skip_failed && fail)
             continue;
-        key_of(r, kk, sizeof kk);
-        if (strcmp(kk, k) != 0 || roof_evaluate(t, r, &e))
-            continue;
-        if (isnan(best) || e.pct_med > best) {
-            best = e.pct_med;
-            *spread = 100.0 * (r->t_max_s - r->t_min_s) / r->t_med_s;
-            *row = r;
+        if (*nout == 0 || cmp_row_key(r, &t->rows[cs[*nout - 1].first]) != 0) {
+            g = &cs[(*nout)++];
+            memset(g, 0, sizeof *g);
+            case_key(g, r);
+            g->med = g->min = g->spread = NAN;
+            g->first = idx[k];
+        }
+        g = &cs[*nout - 1];
+        g->failed |= fail;
+        if (roof_evaluate(c, r, &e) == 0 && (isnan(g->med) || e.pct_med > g->med)) {
+            g->med = e.pct_med;
+            g->min = e.pct_min;
+            g->spread = r->t_med_s > 0 ? 100.0 * (r->t_max_s - r->t_min_s) / r->t_med_s : NAN;
         }
     }
-    return best;
+    roof_ceilings_free(c);
+    free(idx);
+    *out = cs;
+    return 0;
 }
 
-static int seen_before(const struct csv_table *t, size_t i, const char *k)
+/* ---- an earlier roofline.csv as the baseline ---- */
+enum {
+    B_DEVICE,
+    B_BACKEND,
+    B_KERNEL,
+    B_COLLISION,
+    B_PRECISION,
+    B_NX,
+    B_NY,
+    B_NZ,
+    B_PAD,
+    B_ALIGN,
+    B_MED,
+    B_MIN,
+    B_FLAGS,
+    B_NCOLS
+};
+static const char *const bcols[B_NCOLS] = {
+    "device", "backend", "kernel", "collision",          "precision",          "nx",   "ny",
+    "nz",     "pad",     "align",  "pct_of_ceiling_med", "pct_of_ceiling_min", "flags"};
+
+static int report_value(const char *path, long line, const char *col, const char *text, int whole,
+                        double *v)
 {
-    char kk[1280];
-    for (size_t j = 0; j < i; j++) {
-        if (strcmp(t->rows[j].bench, "lbm") != 0)
-            continue;
-        key_of(&t->rows[j], kk, sizeof kk);
-        if (strcmp(kk, k) == 0)
-            return 1;
+    char *end;
+    *v = strtod(text, &end);
+    if (*text == '\0' || *end || !isfinite(*v) || *v < 0 || (whole && *v != floor(*v))) {
+        fprintf(stderr, "roofline: --baseline %s:%ld: column %s: value '%.40s' is not a %s\n", path,
+                line, col, text,
+                whole ? "non-negative whole number" : "non-negative finite number");
+        return 1;
     }
     return 0;
 }
 
-static void gate_row(FILE *out, const struct csv_record *r, double b, double c, double spread,
-                     const char *status)
+static int read_report(const char *path, FILE *f, struct roof_baseline *b)
 {
-    roof_str(out, r->device, 0);
-    roof_str(out, r->backend, 0);
-    roof_str(out, r->bench, 0);
-    roof_str(out, r->kernel, 0);
-    roof_str(out, r->collision, 0);
-    roof_str(out, r->precision, 0);
-    roof_num(out, (double)r->nx, 0);
-    roof_num(out, (double)r->ny, 0);
-    roof_num(out, (double)r->nz, 0);
-    roof_num(out, (double)r->pad, 0);
-    roof_num(out, r->align > 0 ? (double)r->align : 0, 0);
-    roof_num(out, b, 0);
-    roof_num(out, c, 0);
-    roof_num(out, c - b, 0);
-    roof_num(out, spread, 0);
-    roof_str(out, status, 1);
+    char *line = NULL, *fields[512];
+    size_t cap = 0, ncap = 0;
+    ssize_t len;
+    long lineno = 0;
+    int map[B_NCOLS], nhead = -1, rc = 2;
+    const char *why;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        int n;
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0)
+            continue;
+        n = csv_split_fields(line + (lineno == 1 ? csv_bom_length(line) : 0), fields, 512, &why);
+        if (n < 0) {
+            fprintf(stderr, "roofline: --baseline %s:%ld: %s\n", path, lineno, why);
+            goto out;
+        }
+        if (nhead < 0) {
+            nhead = n;
+            for (int c = 0; c < B_NCOLS; c++) {
+                map[c] = -1;
+                for (int i = 0; i < n; i++)
+                    if (strcmp(fields[i], bcols[c]) == 0)
+                        map[c] = i;
+                if (map[c] < 0 && c != B_MIN && c != B_FLAGS) {
+                    fprintf(stderr,
+                            "roofline: --baseline %s:1: a roofline.csv needs the column "
+                            "'%s'\n",
+                            path, bcols[c]);
+                    goto out;
+                }
+            }
+            continue;
+        }
+        if (strcmp(fields[0], "host") == 0)
+            continue; /* the header of a concatenated report */
+        if (n != nhead) {
+            fprintf(stderr, "roofline: --baseline %s:%ld: %d fields where the header has %d\n",
+                    path, lineno, n, nhead);
+            goto out;
+        }
+        if (map[B_FLAGS] >= 0 && strstr(fields[map[B_FLAGS]], "not_verified"))
+            continue; /* a failed run is no baseline */
+        if (*fields[map[B_MED]] == '\0')
+            continue; /* a row without a ceiling in that run */
+        {
+            struct gate_case *g;
+            double v[B_NCOLS];
+            size_t tl = 0;
+            char *p;
+            for (int c = B_NX; c <= B_MIN; c++) {
+                if (map[c] < 0 || (c == B_MIN && *fields[map[c]] == '\0')) {
+                    v[c] = NAN;
+                    continue;
+                }
+                if (report_value(path, lineno, bcols[c], fields[map[c]], c < B_MED, &v[c]))
+                    goto out;
+            }
+            if (b->ncases == ncap) {
+                struct gate_case *cs;
+                ncap = ncap ? 2 * ncap : 64;
+                cs = realloc(b->cases, ncap * sizeof *cs);
+                if (!cs) {
+                    fprintf(stderr, "roofline: out of memory\n");
+                    goto out;
+                }
+                b->cases = cs;
+            }
+            for (int c = B_DEVICE; c <= B_PRECISION; c++)
+                tl += strlen(fields[map[c]]) + 1;
+            g = &b->cases[b->ncases];
+            memset(g, 0, sizeof *g);
+            g->text = p = malloc(tl + 4);
+            if (!p) {
+                fprintf(stderr, "roofline: out of memory\n");
+                goto out;
+            }
+            b->ncases++;
+            {
+                const char **dst[] = {&g->device, &g->backend, &g->kernel, &g->collision,
+                                      &g->precision};
+                for (int c = B_DEVICE; c <= B_PRECISION; c++) {
+                    size_t l = strlen(fields[map[c]]) + 1;
+                    memcpy(p, fields[map[c]], l);
+                    *dst[c] = p;
+                    p += l;
+                }
+                memcpy(p, "lbm", 4);
+                g->bench = p;
+            }
+            g->nx = (int64_t)v[B_NX];
+            g->ny = (int64_t)v[B_NY];
+            g->nz = (int64_t)v[B_NZ];
+            g->pad = (int64_t)v[B_PAD];
+            g->align = (int64_t)v[B_ALIGN];
+            g->med = v[B_MED];
+            g->min = isnan(v[B_MIN]) || v[B_MIN] > v[B_MED] ? v[B_MED] : v[B_MIN];
+            g->spread = NAN;
+            g->first = (size_t)lineno;
+        }
+    }
+    if (nhead < 0) {
+        fprintf(stderr, "roofline: --baseline %s: empty file (expected a CSV header line)\n", path);
+        goto out;
+    }
+    /* one case per key: the best median, as for raw rows */
+    if (b->ncases) {
+        size_t w = 0;
+        qsort(b->cases, b->ncases, sizeof *b->cases, cmp_case_v);
+        for (size_t k = 0; k < b->ncases; k++) {
+            struct gate_case *g = &b->cases[k];
+            if (w && cmp_case(&b->cases[w - 1], g) == 0) {
+                if (g->med > b->cases[w - 1].med) {
+                    char *keep = b->cases[w - 1].text;
+                    b->cases[w - 1] = *g;
+                    g->text = keep;
+                }
+                free(g->text);
+                continue;
+            }
+            b->cases[w++] = *g;
+        }
+        b->ncases = w;
+    }
+    rc = 0;
+out:
+    free(line);
+    return rc;
 }
 
-int roof_gate(FILE *out, const struct csv_table *base, const struct csv_table *cur, double tol)
+int roof_baseline_read(const char *path, struct roof_baseline *b)
 {
-    int regressed = 0, compared = 0;
-    char k[1280];
+    char *line = NULL, err[512];
+    size_t cap = 0;
+    FILE *f;
+    int rc;
+    memset(b, 0, sizeof *b);
+    b->path = path;
+    f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "roofline: --baseline %s: cannot open\n", path);
+        return 2;
+    }
+    /* a roofline.csv names pct_of_ceiling_med and no schema column */
+    if (getline(&line, &cap, f) >= 0) {
+        const char *h = line + csv_bom_length(line);
+        b->is_report = strstr(h, "pct_of_ceiling_med") && strncmp(h, "schema,", 7) != 0 &&
+                       !strstr(h, ",schema,") && !strstr(h, ",schema\n");
+    }
+    free(line);
+    rewind(f);
+    if (b->is_report) {
+        rc = read_report(path, f, b);
+    } else {
+        rc = csv_read(f, path, &b->raw, err, sizeof err) ||
+                     roof_check_numbers(&b->raw, 0, err, sizeof err)
+                 ? 2
+                 : 0;
+        if (rc)
+            fprintf(stderr, "roofline: --baseline: %s\n", err);
+    }
+    fclose(f);
+    return rc;
+}
+
+void roof_baseline_free(struct roof_baseline *b)
+{
+    for (size_t k = 0; k < b->ncases; k++)
+        free(b->cases[k].text);
+    free(b->cases);
+    csv_table_free(&b->raw);
+    memset(b, 0, sizeof *b);
+}
+
+static void gate_row(FILE *out, const struct gate_case *k, const struct gate_case *b,
+                     const struct gate_case *c, double spread, const char *status)
+{
+    double bm = b ? b->med : NAN, cm = c ? c->med : NAN;
+    roof_str(out, k->device, 0);
+    roof_str(out, k->backend, 0);
+    roof_str(out, k->bench, 0);
+    roof_str(out, k->kernel, 0);
+    roof_str(out, k->collision, 0);
+    roof_str(out, k->precision, 0);
+    roof_num(out, (double)k->nx, 0);
+    roof_num(out, (double)k->ny, 0);
+    roof_num(out, (double)k->nz, 0);
+    roof_num(out, (double)k->pad, 0);
+    roof_num(out, (double)k->align, 0);
+    roof_num(out, bm, 0);
+    roof_num(out, cm, 0);
+    roof_num(out, cm - bm, 0);
+    roof_num(out, spread, 0);
+    roof_str(out, status, 0);
+    roof_num(out, b ? b->min : NAN, 0);
+    roof_num(out, c ? c->min : NAN, 1);
+}
+
+static double larger(double a, double b)
+{
+    return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
+int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
+              const char *cur_names, double tol)
+{
+    struct gate_case *cc = NULL, *bc = NULL, **match = NULL;
+    size_t ncc = 0, nbc = 0, cur_lbm = 0, cur_ceil = 0, base_lbm = 0;
+    int regressed = 0, failed = 0, compared = 0, rc = 2;
+    char *used = NULL;
+    for (size_t i = 0; i < cur->n; i++)
+        cur_lbm += strcmp(cur->rows[i].bench, "lbm") == 0;
+    if (cur_lbm == 0) {
+        fprintf(stderr,
+                "roofline: gate: the current files (%s) hold no lbm rows: give the new "
+                "run's lbm CSV with its stream CSV\n",
+                cur_names);
+        return 2;
+    }
+    if (cases_of(cur, 0, &cc, &ncc)) {
+        fprintf(stderr, "roofline: out of memory\n");
+        return 2;
+    }
+    if (base->is_report) {
+        bc = base->cases;
+        nbc = base->ncases;
+        base_lbm = nbc;
+    } else {
+        for (size_t i = 0; i < base->raw.n; i++)
+            base_lbm += strcmp(base->raw.rows[i].bench, "lbm") == 0;
+        if (cases_of(&base->raw, 1, &bc, &nbc)) {
+            fprintf(stderr, "roofline: out of memory\n");
+            goto done;
+        }
+    }
+    for (size_t k = 0; k < ncc; k++)
+        cur_ceil += !isnan(cc[k].med);
+    if (cur_ceil == 0) {
+        size_t fails = 0;
+        for (size_t k = 0; k < ncc; k++)
+            fails += cc[k].failed;
+        if (fails == 0) {
+            fprintf(stderr,
+                    "roofline: gate: no lbm row of the current files (%s) has a stream "
+                    "copy ceiling: give the new run's stream CSV too\n",
+                    cur_names);
+            goto done;
+        }
+    }
+    {
+        size_t usable = 0;
+        for (size_t k = 0; k < nbc; k++)
+            usable += !isnan(bc[k].med);
+        if (usable == 0) {
+            fprintf(stderr,
+                    "roofline: gate: the baseline %s has no usable case (%zu lbm rows, none "
+                    "verified with a stream copy ceiling): give an earlier run's raw stream "
+                    "and lbm rows, or its roofline.csv\n",
+                    base->path, base_lbm);
+            goto done;
+        }
+    }
+    match = calloc(ncc ? ncc : 1, sizeof *match);
+    used = calloc(nbc ? nbc : 1, 1);
+    if (!match || !used) {
+        fprintf(stderr, "roofline: out of memory\n");
+        goto done;
+    }
+    for (size_t k = 0; k < ncc; k++) {
+        struct gate_case *b = bsearch(&cc[k], bc, nbc, sizeof *bc, cmp_case_v);
+        if (b && isnan(b->med))
+            b = NULL;
+        match[k] = b;
+        if (b && (!isnan(cc[k].med) || cc[k].failed)) {
+            used[b - bc] = 1;
+            compared++;
+        }
+    }
+    if (compared == 0) {
+        fprintf(stderr,
+                "roofline: gate: nothing compared: none of the %zu case(s) of the current files "
+                "(%s) is among the %zu of the baseline %s (same device, backend, kernel, "
+                "collision, precision, dims, pad, align)\n",
+                cur_ceil, cur_names, nbc, base->path);
+        goto done;
+    }
+    /* all checks passed: now the CSV, in the current files' order, then the missing cases */
     fputs("device,backend,bench,kernel,collision,precision,nx,ny,nz,pad,align,"
-          "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status\n",
+          "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
+          "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min\n",
           out);
-    for (size_t i = 0; i < cur->n; i++) {
-        const struct csv_record *r = &cur->rows[i], *rc, *rb;
-        double sc = 0, sb = 0, c, b;
+    {
+        /* cases are sorted by key; print them by first appearance, each with its match */
+        struct gate_case *tmp = malloc((ncc ? ncc : 1) * sizeof *tmp);
+        struct gate_case **mt = malloc((ncc ? ncc : 1) * sizeof *mt);
+        if (!tmp || !mt) {
+            free(tmp);
+            free(mt);
+            fprintf(stderr, "roofline: out of memory\n");
+            goto done;
+        }
+        for (size_t k = 0; k < ncc; k++) {
+            tmp[k] = cc[k];
+            tmp[k].text = (char *)match[k]; /* carried through the sort */
+        }
+        qsort(tmp, ncc, sizeof *tmp, by_first);
+        for (size_t k = 0; k < ncc; k++) {
+            mt[k] = (struct gate_case *)(void *)tmp[k].text;
+            tmp[k].text = NULL;
+        }
+        free(cc);
+        cc = tmp;
+        free(match);
+        match = mt;
+    }
+    for (size_t k = 0; k < ncc; k++) {
+        const struct gate_case *c = &cc[k], *b = match[k];
         const char *status;
-        if (strcmp(r->bench, "lbm") != 0)
-            continue;
-        key_of(r, k, sizeof k);
-        if (seen_before(cur, i, k))
-            continue;
-        c = pct_for(cur, k, &sc, &rc);
-        b = pct_for(base, k, &sb, &rb);
-        if (isnan(c))
+        double spread = c->spread;
+        if (c->failed) {
+            status = "failed";
+            failed++;
+        } else if (isnan(c->med)) {
             continue; /* no ceiling in the current files: the report says why */
-        if (isnan(b)) {
+        } else if (!b) {
             status = "new";
         } else {
-            double spread = sc > sb ? sc : sb;
-            compared++;
-            if (c - b < -tol) {
-                status = spread > tol ? "inconclusive" : "regressed";
-                regressed += spread <= tol;
+            double drop = b->med - c->med;
+            spread = larger(c->spread, b->spread);
+            if (drop > tol) {
+                int beyond = c->med < b->min - tol;
+                status = beyond ? "regressed" : "inconclusive";
+                regressed += beyond;
             } else {
-                status = c - b > tol ? "improved" : "ok";
+                status = -drop > tol ? "improved" : "ok";
             }
-            sc = spread;
         }
-        gate_row(out, rc, b, c, sc, status);
+        gate_row(out, c, b, c, spread, status);
     }
-    for (size_t i = 0; i < base->n; i++) {
-        const struct csv_record *r = &base->rows[i], *rc, *rb;
-        double s, b;
-        if (strcmp(r->bench, "lbm") != 0)
-            continue;
-        key_of(r, k, sizeof k);
-        if (seen_before(base, i, k) || !isnan(pct_for(cur, k, &s, &rc)))
-            continue;
-        b = pct_for(base, k, &s, &rb);
-        if (!isnan(b))
-            gate_row(out, rb, b, NAN, NAN, "missing");
+    {
+        /* baseline cases the current run lacks, in the baseline's order */
+        size_t nm = 0;
+        struct gate_case *miss = malloc((nbc ? nbc : 1) * sizeof *miss);
+        if (!miss) {
+            fprintf(stderr, "roofline: out of memory\n");
+            goto done;
+        }
+        for (size_t k = 0; k < nbc; k++)
+            if (!used[k] && !isnan(bc[k].med)) {
+                miss[nm] = bc[k];
+                miss[nm++].text = NULL;
+            }
+        qsort(miss, nm, sizeof *miss, by_first);
+        for (size_t k = 0; k < nm; k++)
+            gate_row(out, &miss[k], &miss[k], NULL, NAN, "missing");
+        free(miss);
     }
-    fprintf(stderr, "roofline: gate: %d case(s) compared, %d regressed beyond %.3g points\n",
-            compared, regressed, tol);
-    return regressed ? 1 : 0;
+    fprintf(stderr,
+            "roofline: gate: %d case(s) compared, %d regressed beyond %.3g points and the "
+            "baseline's slowest repetition, %d failed verification\n",
+            compared, regressed, tol, failed);
+    rc = regressed || failed ? 1 : 0;
+done:
+    free(cc);
+    if (!base->is_report)
+        free(bc);
+    free(match);
+    free(used);
+    return rc;
 }

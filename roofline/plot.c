@@ -1,7 +1,9 @@
-/* plot.c: the studies as SVG through gnuplot: the roofline (ceilings as bandwidth / bytes per
- * update, LBM rows as points at their bytes per update), MFLUP/s against domain size with the
- * ceiling, MFLUP/s against padding. The .dat and .gp files are always written; without gnuplot
- * the report still succeeds and stderr says how to render them. */
+/* plot.c: the studies as SVG through gnuplot: the roofline (each roof = a copy bandwidth that
+ * bounds LBM rows, over bytes per update; each kernel x precision x device its own colour in
+ * the colour family of its roof), MFLUP/s against domain size and against padding (a colour
+ * family per device, each dashed ceiling the colour of its series). The .gp files name their
+ * .dat and .svg without a folder, so a moved results folder still renders (cd there; gnuplot
+ * FILE.gp). gnuplot runs without a shell (fork, execvp), its stdout sent to stderr. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -9,179 +11,413 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ceiling.h"
 #include "roofline.h"
 
+/* colour families (ColorBrewer sequential schemes, dark to light), one per roof or device */
+#define SHADES 4
+static const char *const families[][SHADES] = {
+    {"#08519c", "#3182bd", "#6baed6", "#9ecae1"}, /* blues */
+    {"#a63603", "#e6550d", "#fd8d3c", "#fdae6b"}, /* oranges */
+    {"#006d2c", "#31a354", "#74c476", "#a1d99b"}, /* greens */
+    {"#54278f", "#756bb1", "#9e9ac8", "#bcbddc"}, /* purples */
+    {"#a50f15", "#de2d26", "#fb6a4a", "#fc9272"}, /* reds */
+    {"#252525", "#636363", "#969696", "#bdbdbd"}, /* greys */
+};
+#define NFAMILIES ((int)(sizeof families / sizeof families[0]))
+
+static const char *colour(int family, int member)
+{
+    return families[family % NFAMILIES][member % SHADES];
+}
+
+/* a gnuplot single-quoted string: a quote doubled */
+static void gp_str(FILE *gp, const char *s)
+{
+    fputc('\'', gp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', gp);
+        fputc(*s, gp);
+    }
+    fputc('\'', gp);
+}
+
 static FILE *open_in(const char *dir, const char *name)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return fopen(path, "w");
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(len);
+    FILE *f = NULL;
+    if (path) {
+        snprintf(path, len, "%s/%s", dir, name);
+        f = fopen(path, "w");
+        free(path);
+    }
+    return f;
 }
 
-/* a series is one (host, device, backend, precision, kernel, collision, align, pad) with
- * `vary` naming what moves along x: "size" or "pad" */
-static int same_series(const struct csv_record *a, const struct csv_record *b, int vary_pad)
+static int close_both(FILE *a, FILE *b)
 {
-    return roof_same_device(a, b) && strcmp(a->kernel, b->kernel) == 0 &&
-           strcmp(a->collision, b->collision) == 0 && strcmp(a->geometry, b->geometry) == 0 &&
-           a->align == b->align && (vary_pad ? a->nx == b->nx && a->ny == b->ny && a->nz == b->nz
-                                             : a->pad == b->pad);
+    int bad = 0;
+    if (a)
+        bad |= ferror(a) | (fclose(a) != 0);
+    if (b)
+        bad |= ferror(b) | (fclose(b) != 0);
+    return bad;
 }
 
-static int cmp_x;
-static int by_x(const void *pa, const void *pb)
+static const char *no_data =
+    "unset logscale\nunset border\nunset tics\nunset key\n"
+    "set label 'no data' at graph 0.5,0.5 center font ',20'\nplot [0:1][0:1] NaN notitle\n";
+
+/* ---- 1. the roofline ---- */
+static int cmp_roof_series(const struct csv_row *a, const struct csv_row *b)
 {
-    const struct csv_record *a = *(const struct csv_record *const *)pa;
-    const struct csv_record *b = *(const struct csv_record *const *)pb;
-    long long xa = cmp_x ? a->pad : a->nx, xb = cmp_x ? b->pad : b->nx;
-    return (xa > xb) - (xa < xb);
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
+        (c = strcmp(a->backend, b->backend)) || (c = strcmp(a->precision, b->precision)) ||
+        (c = (a->write_allocate > b->write_allocate) - (a->write_allocate < b->write_allocate)))
+        return c;
+    return strcmp(a->kernel, b->kernel);
 }
 
-/* one gnuplot index block per series with at least two points; returns the block count */
-static int write_series(FILE *dat, FILE *gp, const struct csv_table *t, int vary_pad,
-                        const char *datname)
+static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
+                          const struct roof_ceilings *c)
 {
-    int blocks = 0;
-    const struct csv_record **pts = malloc(t->n * sizeof *pts);
-    if (!pts)
+    size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    const struct csv_row *roof = NULL;
+    int block = 0, elems = 0, family = -1, member = 0;
+    if (!idx)
+        return 1;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].bench, "lbm") == 0)
+            idx[n++] = i;
+    /* sorted by store group then kernel: the series of one roof are neighbours */
+    roof_sort_rows(t, idx, n, cmp_roof_series);
+    fprintf(gp, "set terminal svg size 1000,800 dynamic background rgb 'white' noenhanced\n"
+                "set output 'roofline.svg'\n"
+                "set xlabel 'modelled DRAM bytes per fluid-cell update'\nset ylabel 'MFLUP/s'\n"
+                "set title 'LBM rows under their copy-bandwidth roofs (roof = bandwidth / "
+                "bytes per update)'\n");
+    if (n == 0) {
+        fputs(no_data, gp);
+        free(idx);
         return 0;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *r = &t->rows[i];
-        size_t n = 0;
-        int first = 1;
-        if (strcmp(r->bench, "lbm") != 0)
+    }
+    fprintf(gp, "set logscale xy\nset xtics (76, 114, 152, 228, 304, 456)\nset xrange [60:600]\n"
+                "set key outside below left Left reverse maxcols 2\nset grid\n");
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        struct roof_eval e;
+        char title[640];
+        size_t j = k;
+        roof_evaluate(c, r, &e);
+        if (block == 0 || e.copy != roof) {
+            roof = e.copy;
+            member = 0;
+            if (roof) {
+                /* the roof in the darkest shade of its family, its series in the lighter ones */
+                family++;
+                fprintf(gp, "%s%.6g*1e3/x with lines lw 2 lc rgb '%s' title ",
+                        elems ? ", \\\n    " : "plot ", roof->bw_dram_GBs * roof_devices(r),
+                        colour(family, 0));
+                snprintf(title, sizeof title, "roof: %s %s %s %s %.4g GB/s", roof->device,
+                         roof->backend, roof->precision, roof->kernel, roof->bw_dram_GBs);
+                gp_str(gp, title);
+                elems++;
+            }
+        }
+        fprintf(dat, "# %s %s %s %s %s\n", r->host, r->device, r->backend, r->precision, r->kernel);
+        for (; j < n && cmp_roof_series(&t->rows[idx[j]], r) == 0; j++)
+            fprintf(dat, "%.6g %.6g\n", t->rows[idx[j]].dram_bytes, t->rows[idx[j]].mflups);
+        fprintf(dat, "\n\n");
+        snprintf(title, sizeof title, "%s %s %s %s%s", r->device, r->backend, r->kernel,
+                 r->precision, roof ? "" : " (no ceiling)");
+        fprintf(gp,
+                "%s'roofline.dat' index %d using 1:2 with points pt %d ps 1.3 lc rgb '%s' "
+                "title ",
+                elems ? ", \\\n    " : "plot ", block, 5 + 2 * (member % 4),
+                roof ? colour(family, 1 + member % (SHADES - 1)) : colour(NFAMILIES - 1, member));
+        gp_str(gp, title);
+        block++;
+        elems++;
+        member++;
+        k = j;
+    }
+    fprintf(gp, "\n");
+    free(idx);
+    return 0;
+}
+
+/* ---- 2. and 3. rate against size or padding ---- */
+static int vary_pad_mode;
+
+/* a series: (host, device, backend, precision, kernel, collision, geometry, align, and pad or
+ * the dims), then x */
+static int cmp_series(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
+        (c = strcmp(a->backend, b->backend)) || (c = strcmp(a->precision, b->precision)) ||
+        (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->collision, b->collision)) ||
+        (c = strcmp(a->geometry, b->geometry)))
+        return c;
+    if (a->align != b->align)
+        return (a->align > b->align) - (a->align < b->align);
+    if (vary_pad_mode) {
+        if (a->nx != b->nx)
+            return (a->nx > b->nx) - (a->nx < b->nx);
+        if (a->ny != b->ny)
+            return (a->ny > b->ny) - (a->ny < b->ny);
+        if (a->nz != b->nz)
+            return (a->nz > b->nz) - (a->nz < b->nz);
+    } else if (a->pad != b->pad) {
+        return (a->pad > b->pad) - (a->pad < b->pad);
+    }
+    return 0;
+}
+
+static int cmp_series_x(const struct csv_row *a, const struct csv_row *b)
+{
+    int c = cmp_series(a, b);
+    int64_t xa = vary_pad_mode ? a->pad : a->nx, xb = vary_pad_mode ? b->pad : b->nx;
+    return c ? c : (xa > xb) - (xa < xb);
+}
+
+static int same_machine(const struct csv_row *a, const struct csv_row *b)
+{
+    return roof_eq(a->host, b->host) && roof_eq(a->device, b->device) &&
+           roof_eq(a->backend, b->backend);
+}
+
+/* a series worth a line: at least two distinct x values (rows ix[k..j) sorted by x) */
+static int series_has_line(const struct csv_table *t, const size_t *ix, size_t k, size_t j)
+{
+    const struct csv_row *a = &t->rows[ix[k]], *b = &t->rows[ix[j - 1]];
+    return vary_pad_mode ? a->pad != b->pad : a->nx != b->nx;
+}
+
+/* One panel per device (gnuplot multiplot), one gnuplot index block per series with at least
+ * two distinct x values, its ceiling dashed in its colour. Returns the block count, or -1
+ * when out of memory. */
+static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
+                        const struct roof_ceilings *c, int vary_pad)
+{
+    static const char *const names[] = {"size", "padding"};
+    int blocks = 0, panels = 0, member = 0;
+    const struct csv_row *machine = NULL;
+    size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].bench, "lbm") == 0)
+            idx[n++] = i;
+    vary_pad_mode = vary_pad;
+    roof_sort_rows(t, idx, n, cmp_series_x);
+    /* first pass: the panels (devices with a line), for the page size */
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        size_t j = k;
+        while (j < n && cmp_series(&t->rows[idx[j]], r) == 0)
+            j++;
+        if (series_has_line(t, idx, k, j) && (!machine || !same_machine(machine, r))) {
+            machine = r;
+            panels++;
+        }
+        k = j;
+    }
+    if (panels == 0) {
+        free(idx);
+        return 0;
+    }
+    fprintf(gp,
+            "set terminal svg size 1000,%d dynamic background rgb 'white' noenhanced\n"
+            "set output '%s.svg'\nset xlabel '%s'\nset ylabel 'MFLUP/s'\nset grid\n"
+            "set key outside right top\nset yrange [0:*]\n"
+            "set multiplot layout %d,1 title 'MFLUP/s against %s, one panel per device "
+            "(dashed: the ceiling of the series of the same colour)'\n",
+            80 + 380 * panels, names[vary_pad],
+            vary_pad ? "pad (elements per x row)" : "nx (domain edge)", panels,
+            vary_pad ? "padding" : "domain size");
+    machine = NULL;
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        size_t j = k;
+        const char *col;
+        char title[640];
+        while (j < n && cmp_series(&t->rows[idx[j]], r) == 0)
+            j++;
+        if (!series_has_line(t, idx, k, j)) {
+            k = j;
             continue;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(t->rows[j].bench, "lbm") == 0 && same_series(&t->rows[j], r, vary_pad))
-                first = 0;
-        if (!first)
-            continue;
-        for (size_t j = 0; j < t->n; j++)
-            if (strcmp(t->rows[j].bench, "lbm") == 0 && same_series(&t->rows[j], r, vary_pad))
-                pts[n++] = &t->rows[j];
-        if (n < 2)
-            continue;
-        cmp_x = vary_pad;
-        qsort(pts, n, sizeof *pts, by_x);
-        fprintf(dat, "# %s %s %s %s %s align %lld%s\n", r->device, r->backend, r->precision,
-                r->kernel, r->collision, (long long)(r->align > 0 ? r->align : 0),
+        }
+        if (!machine || !same_machine(machine, r)) {
+            if (machine)
+                fprintf(gp, "\n");
+            machine = r;
+            member = 0;
+            snprintf(title, sizeof title, "%s (%s on host %s)", r->device, r->backend, r->host);
+            fprintf(gp, "set title ");
+            gp_str(gp, title);
+            fprintf(gp, "\nplot ");
+        } else {
+            fprintf(gp, ", \\\n    ");
+        }
+        col = colour(member % NFAMILIES, member / NFAMILIES); /* a hue per series of a panel */
+        member++;
+        fprintf(dat, "# %s %s %s %s %s %s align %lld%s\n", r->host, r->device, r->backend,
+                r->precision, r->kernel, r->collision, (long long)(r->align > 0 ? r->align : 0),
                 vary_pad ? "" : " (x: nx)");
-        for (size_t j = 0; j < n; j++) {
+        for (size_t q = k; q < j; q++) {
             struct roof_eval e;
-            roof_evaluate(t, pts[j], &e);
-            fprintf(dat, "%lld %.6g %.6g\n", (long long)(vary_pad ? pts[j]->pad : pts[j]->nx),
-                    pts[j]->mflups, e.ceiling_mflups);
+            const struct csv_row *p = &t->rows[idx[q]];
+            roof_evaluate(c, p, &e);
+            fprintf(dat, "%lld %.6g %.6g\n", (long long)(vary_pad ? p->pad : p->nx), p->mflups,
+                    e.ceiling_mflups);
         }
         fprintf(dat, "\n\n");
-        fprintf(gp, "%s '%s' index %d using 1:2 with linespoints title '%s %s %s %s align %lld', "
-                    "'' index %d using 1:3 with lines dashtype 2 notitle",
-                blocks ? ", \\\n    " : "plot ", datname, blocks, r->backend, r->precision,
-                r->kernel, r->collision, (long long)(r->align > 0 ? r->align : 0), blocks);
+        snprintf(title, sizeof title, "%s %s %s align %lld%s", r->precision, r->kernel,
+                 r->collision, (long long)(r->align > 0 ? r->align : 0),
+                 vary_pad ? "" : (r->pad > 0 ? " padded" : ""));
+        fprintf(gp, "'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '%s' title ",
+                names[vary_pad], blocks, col);
+        gp_str(gp, title);
+        fprintf(gp, ", '' index %d using 1:3 with lines dashtype 2 lw 1.5 lc rgb '%s' notitle",
+                blocks, col);
         blocks++;
+        k = j;
     }
-    if (blocks)
-        fprintf(gp, "\n");
-    free(pts);
+    fprintf(gp, "\nunset multiplot\n");
+    free(idx);
     return blocks;
 }
 
+/* the first executable `gnuplot` on PATH */
 static int have_gnuplot(void)
 {
-    return system("gnuplot --version >/dev/null 2>&1") == 0;
+    const char *path = getenv("PATH");
+    char buf[4096];
+    if (!path)
+        return 0;
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        if (len && len + sizeof "/gnuplot" < sizeof buf) {
+            memcpy(buf, path, len);
+            memcpy(buf + len, "/gnuplot", sizeof "/gnuplot");
+            if (access(buf, X_OK) == 0)
+                return 1;
+        }
+        path += len + (path[len] == ':');
+    }
+    return 0;
+}
+
+/* gnuplot SCRIPT in dir, no shell; 0, or 1 with the reason on stderr */
+static int run_gnuplot(const char *dir, const char *script)
+{
+    int status;
+    pid_t pid;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "roofline: --plot: cannot start gnuplot: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        char *argv[] = {"gnuplot", (char *)script, NULL};
+        /* stdout is the CSV's: gnuplot's chatter goes to stderr */
+        if (chdir(dir) != 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            _exit(126);
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "roofline: --plot: waiting for gnuplot: %s\n", strerror(errno));
+            return 1;
+        }
+    }
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "roofline: --plot: gnuplot was killed by signal %d on %s/%s\n",
+                WTERMSIG(status), dir, script);
+        return 1;
+    }
+    if (WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "roofline: --plot: gnuplot failed (exit %d) on %s/%s\n",
+                WEXITSTATUS(status), dir, script);
+        return 1;
+    }
+    return 0;
 }
 
 int roof_plot(const char *dir, const struct csv_table *t)
 {
-    FILE *dat, *gp;
+    static const char *const names[] = {"roofline", "size", "padding"};
+    struct roof_ceilings *c = NULL;
     int rc = 0;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "roofline: --plot %s: %s\n", dir, strerror(errno));
+        fprintf(stderr, "roofline: --plot %s: %s (give a folder that can be made or written)\n",
+                dir, strerror(errno));
         return 2;
     }
-    /* 1. the roofline itself: ceilings over bytes per update, LBM points at theirs */
-    dat = open_in(dir, "roofline.dat");
-    gp = open_in(dir, "roofline.gp");
-    if (!dat || !gp) {
-        fprintf(stderr, "roofline: cannot write into %s: %s\n", dir, strerror(errno));
+    if (roof_ceilings_build(t, &c)) {
+        fprintf(stderr, "roofline: out of memory\n");
         return 2;
     }
-    fprintf(gp, "set terminal svg size 900,600 dynamic background rgb 'white' noenhanced\nset output '%s/roofline.svg'\n"
-                "set logscale xy\nset xtics (152, 228, 304, 456)\nset xlabel 'modelled DRAM bytes per fluid-cell update'\n"
-                "set ylabel 'MFLUP/s'\nset key top right\nset xrange [120:560]\n"
-                "set title 'LBM against the copy bandwidth roof (ceiling = bandwidth / bytes)'\n",
-            dir);
-    {
-        int nroof = 0;
-        fprintf(dat, "# LBM points: bytes_per_update mflups (device, backend, precision, kernel)\n");
-        for (size_t i = 0; i < t->n; i++) {
-            const struct csv_record *r = &t->rows[i];
-            if (strcmp(r->bench, "lbm") == 0)
-                fprintf(dat, "%.6g %.6g\n", r->dram_bytes, r->mflups);
-        }
-        fprintf(dat, "\n\n");
-        fprintf(gp, "plot '%s/roofline.dat' index 0 using 1:2 with points pt 7 title 'LBM rows'",
-                dir);
-        for (size_t i = 0; i < t->n; i++) {
-            const struct csv_record *r = &t->rows[i];
-            int first = 1;
-            if (strcmp(r->bench, "stream") != 0 || strcmp(r->kernel, "copy") != 0)
-                continue;
-            for (size_t j = 0; j < i; j++)
-                if (strcmp(t->rows[j].bench, "stream") == 0 &&
-                    strcmp(t->rows[j].kernel, "copy") == 0 && roof_same_device(&t->rows[j], r))
-                    first = 0;
-            if (!first)
-                continue;
-            fprintf(gp, ", \\\n    %.6g*1e3/x title 'roof: %s %s %s copy %.0f GB/s'",
-                    r->bw_dram_GBs, r->device, r->backend, r->precision, r->bw_dram_GBs);
-            nroof++;
-        }
-        fprintf(gp, "\n");
-        (void)nroof;
-    }
-    fclose(dat);
-    fclose(gp);
-    /* 2. rate against domain size, 3. against padding, each series with its ceiling dashed */
-    for (int vary_pad = 0; vary_pad < 2; vary_pad++) {
-        const char *name = vary_pad ? "padding" : "size";
-        char datname[1024], file[64];
-        snprintf(file, sizeof file, "%s.dat", name);
-        snprintf(datname, sizeof datname, "%s/%s.dat", dir, name);
-        dat = open_in(dir, file);
-        snprintf(file, sizeof file, "%s.gp", name);
-        gp = open_in(dir, file);
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        char dname[32], gname[32];
+        FILE *dat, *gp;
+        int w = 0;
+        snprintf(dname, sizeof dname, "%s.dat", names[i]);
+        snprintf(gname, sizeof gname, "%s.gp", names[i]);
+        dat = open_in(dir, dname);
+        gp = open_in(dir, gname);
         if (!dat || !gp) {
-            fprintf(stderr, "roofline: cannot write into %s: %s\n", dir, strerror(errno));
-            return 2;
+            fprintf(stderr, "roofline: --plot %s: cannot write into it: %s\n", dir,
+                    strerror(errno));
+            close_both(dat, gp);
+            rc = 2;
+            break;
         }
-        fprintf(gp, "set terminal svg size 1000,650 dynamic background rgb 'white' noenhanced\nset output '%s/%s.svg'\n"
-                    "set xlabel '%s'\nset ylabel 'MFLUP/s'\nset logscale y\nset key outside right\n"
-                    "set title 'MFLUP/s against %s (dashed: the ceiling of each series)'\n",
-                dir, name, vary_pad ? "pad (elements per x row)" : "nx (domain edge)", name);
-        if (write_series(dat, gp, t, vary_pad, datname) == 0)
-            fprintf(gp, "unset logscale\nset yrange [0:2]\nset label 'no series with two or more points' at graph "
-                        "0.3,0.5\nplot [0:1] 1 notitle\n");
-        fclose(dat);
-        fclose(gp);
+        if (i == 0) {
+            w = write_roofline(dat, gp, t, c);
+        } else {
+            int vary_pad = i == 2;
+            w = write_series(dat, gp, t, c, vary_pad);
+            if (w == 0)
+                fprintf(gp,
+                        "set terminal svg size 1000,400 dynamic background rgb 'white' "
+                        "noenhanced\nset output '%s.svg'\nset title 'MFLUP/s against %s: no "
+                        "series with two or more %s'\n%s",
+                        names[i], vary_pad ? "padding" : "domain size", vary_pad ? "pads" : "sizes",
+                        no_data);
+            w = w < 0;
+        }
+        if (close_both(dat, gp) || w) {
+            fprintf(stderr, "roofline: --plot %s: writing %s failed\n", dir, gname);
+            rc = 2;
+        }
     }
+    roof_ceilings_free(c);
+    if (rc)
+        return rc;
     if (!have_gnuplot()) {
-        fprintf(stderr, "roofline: gnuplot not found: the plots are written as .gp and .dat in "
-                        "%s; render them with: for f in %s/*.gp; do gnuplot \"$f\"; done\n",
-                dir, dir);
+        fprintf(stderr,
+                "roofline: gnuplot not found: the plots are written as .gp and .dat in "
+                "%s; render them there with: gnuplot roofline.gp size.gp padding.gp\n",
+                dir);
         return 0;
     }
-    {
-        const char *names[] = {"roofline", "size", "padding"};
-        for (int i = 0; i < 3; i++) {
-            char cmd[2200];
-            snprintf(cmd, sizeof cmd, "gnuplot '%s/%s.gp' 1>&2", dir, names[i]); /* stdout: CSV only */
-            if (system(cmd) != 0) {
-                fprintf(stderr, "roofline: gnuplot failed on %s/%s.gp\n", dir, names[i]);
-                rc = 0; /* a failed plot never fails the report */
-            }
-        }
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        char gname[32];
+        snprintf(gname, sizeof gname, "%s.gp", names[i]);
+        if (run_gnuplot(dir, gname))
+            rc = 3;
     }
     return rc;
 }

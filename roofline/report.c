@@ -1,6 +1,7 @@
-/* report.c: the default report: every LBM row with its ceiling, percent of ceiling (best and
- * median), the tighter copy19 ceiling, percent of peak, and flags. */
+/* report.c: the default report: every LBM row with its ceiling, percent of ceiling (best,
+ * median, worst repetition), the tighter copy19 ceiling, percent of peak, and flags. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ceiling.h"
@@ -10,42 +11,75 @@ static const char *const header =
     "host,device,backend,kernel,collision,geometry,precision,nx,ny,nz,pad,align,mflups,"
     "mflups_med,convention,bytes_per_update,ceiling_kernel,ceiling_bw_GBs,ceiling_mflups,"
     "pct_of_ceiling,pct_of_ceiling_med,copy19_kernel,copy19_ceiling_mflups,pct_of_copy19,"
-    "peak_bw_GBs,pct_of_peak,flags,version,timestamp\n";
+    "peak_bw_GBs,pct_of_peak,flags,version,timestamp,pct_of_ceiling_min\n";
+
+/* the messages for rows without a ceiling: one per distinct reason, at most this many */
+#define MAX_REASONS 16
+
+static void explain(const struct roof_ceilings *c, const struct csv_table *t,
+                    const struct csv_row *r, char (*said)[512], int *nsaid, size_t *more)
+{
+    char msg[512];
+    roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
+    for (int k = 0; k < *nsaid; k++)
+        if (strcmp(said[k], msg) == 0)
+            return;
+    if (*nsaid == MAX_REASONS) {
+        (*more)++;
+        return;
+    }
+    strcpy(said[(*nsaid)++], msg);
+    fprintf(stderr, "roofline: %s\n", msg);
+}
 
 int roof_report(FILE *out, const struct csv_table *t)
 {
-    size_t lbm = 0, matched = 0;
+    size_t lbm = 0, matched = 0, more = 0;
+    struct roof_ceilings *c;
+    char(*said)[512] = malloc(MAX_REASONS * sizeof *said);
+    int nsaid = 0;
+    if (!said || roof_ceilings_build(t, &c)) {
+        free(said);
+        fprintf(stderr, "roofline: out of memory\n");
+        return 2;
+    }
     /* refuse before writing anything: no partial CSV */
     for (size_t i = 0; i < t->n; i++) {
         struct roof_eval e;
         if (strcmp(t->rows[i].bench, "lbm") != 0)
             continue;
         lbm++;
-        matched += roof_evaluate(t, &t->rows[i], &e) == 0;
+        matched += roof_evaluate(c, &t->rows[i], &e) == 0;
     }
-    if (lbm == 0) {
-        fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV files)\n");
-        return 2;
-    }
-    if (matched == 0) {
-        fprintf(stderr, "roofline: no lbm row has stream copy rows of its host, device, backend "
-                        "and precision (give the stream-cpu / stream-gpu CSV of the same run)\n");
+    if (lbm == 0 || matched == 0) {
+        if (lbm == 0)
+            fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV "
+                            "files)\n");
+        else {
+            char msg[512];
+            size_t first = 0;
+            while (strcmp(t->rows[first].bench, "lbm") != 0)
+                first++;
+            roof_no_ceiling_reason(c, t, &t->rows[first], msg, sizeof msg);
+            fprintf(stderr,
+                    "roofline: no lbm row has stream copy rows of its host, device, "
+                    "backend and precision (first: %s)\n",
+                    msg);
+        }
+        roof_ceilings_free(c);
+        free(said);
         return 2;
     }
     fputs(header, out);
     for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *r = &t->rows[i];
+        const struct csv_row *r = &t->rows[i];
         struct roof_eval e;
         char flags[96] = "";
         if (strcmp(r->bench, "lbm") != 0)
             continue;
-        if (roof_evaluate(t, r, &e)) {
+        if (roof_evaluate(c, r, &e)) {
             strcat(flags, "no_ceiling ");
-            fprintf(stderr, "roofline: no stream copy rows for host %s, device %s, backend %s, "
-                            "precision %s with write_allocate=%lld (line %ld): run stream-%s "
-                            "there and pass its CSV too\n",
-                    r->host, r->device, r->backend, r->precision, (long long)r->write_allocate,
-                    t->lines[i], r->backend);
+            explain(c, t, r, said, &nsaid, &more);
         }
         if (e.above_ceiling)
             strcat(flags, "above_ceiling ");
@@ -83,7 +117,12 @@ int roof_report(FILE *out, const struct csv_table *t)
         roof_num(out, e.pct_of_peak, 0);
         roof_str(out, flags, 0);
         roof_str(out, r->version, 0);
-        roof_str(out, r->timestamp, 1);
+        roof_str(out, r->timestamp, 0);
+        roof_num(out, e.pct_min, 1);
     }
+    if (more)
+        fprintf(stderr, "roofline: and %zu more rows without a ceiling for other reasons\n", more);
+    roof_ceilings_free(c);
+    free(said);
     return 0;
 }

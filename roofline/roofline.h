@@ -1,5 +1,7 @@
-/* roofline.h: the roofline tool's modes, each writing CSV to `out`; they return 0, 1 (the gate
- * found a regression), or 2 (nothing usable in the input; message on stderr). */
+/* roofline.h: the roofline tool's modes, each writing CSV (or, for the table, plain text) to
+ * `out`. They check everything before writing, so an error leaves no partial output; they
+ * return 0, 1 (the gate found a regression or a failed verification), or 2 (nothing usable in
+ * the input; one line on stderr). */
 #ifndef ROOF_ROOFLINE_H
 #define ROOF_ROOFLINE_H
 
@@ -7,11 +9,28 @@
 
 #include "csv.h"
 
+struct gate_case; /* one gate key with its percentages (gate.c) */
+
+/* An earlier run kept for the gate: its raw stream and lbm rows, or its roofline.csv. */
+struct roof_baseline {
+    const char *path;
+    struct csv_table raw;    /* schema-1 rows, when the file is raw */
+    struct gate_case *cases; /* from a roofline.csv, when it is one */
+    size_t ncases;
+    int is_report;
+};
+
 int roof_report(FILE *out, const struct csv_table *t);
 int roof_summary(FILE *out, const struct csv_table *t);
-int roof_gate(FILE *out, const struct csv_table *base, const struct csv_table *cur,
-              double tolerance_pct);
-/* Writes .dat and .gp files into dir and renders SVG with gnuplot when it is installed. */
+int roof_table(FILE *out, const struct csv_table *t);
+/* Reads path as raw rows or as an earlier roofline.csv (sniffed from the header); 0, or 2
+ * with the message on stderr. */
+int roof_baseline_read(const char *path, struct roof_baseline *b);
+void roof_baseline_free(struct roof_baseline *b);
+int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
+              const char *cur_names, double tolerance_pct);
+/* Writes .dat and .gp files into dir and renders SVG with gnuplot when it is installed.
+ * 0; 2 when dir cannot be made or written; 3 when gnuplot fails or is killed. */
 int roof_plot(const char *dir, const struct csv_table *t);
 
 /* CSV output helpers: a text field or a number (empty when NaN), then a comma or the newline. */

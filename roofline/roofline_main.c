@@ -1,44 +1,84 @@
 /* roofline_main.c: `roofline [options] FILE...`: reads stream and lbm CSV files (any mix, any
  * machines) and writes the percent-of-ceiling report, the per-device summary or the regression
- * gate as CSV; optionally the plots. Bad input: one line on stderr, exit 2, no CSV. */
+ * gate as CSV, or a plain-text table; optionally the plots. Exit 0 ok, 1 a regression or a
+ * failed verification, 2 bad input (one line on stderr, no CSV), 3 an output that cannot be
+ * written. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "ceiling.h"
 #include "cli.h"
 #include "csv.h"
 #include "roofline.h"
 
 /* percentage points of ceiling: the repeatability study (data/reliability/) found the median of
- * ten separate H100 runs within 0.41% (STREAM) and 0.17% (LBM); rows whose own repetitions
- * spread wider than the tolerance (the noisy CPU host: 7-35%) come out inconclusive instead */
+ * ten separate H100 runs within 0.41% (STREAM) and 0.17% (LBM); a drop counts as a regression
+ * only beyond the tolerance below the baseline's slowest repetition, so a noisy host's spread
+ * is taken into account by the rule itself */
 #define DEFAULT_TOLERANCE 1.0
 
 static void usage(const char *prog)
 {
-    fprintf(stderr,
-            "usage: %s [options] FILE...\n"
-            "Reads stream and lbm CSV files (schema 1) and writes CSV to stdout or -o FILE.\n"
-            "  (default)            each lbm row: ceiling, percent of ceiling and of peak, flags\n"
-            "  --summary            one row per device: copy GB/s, peak, best MFLUP/s sp and dp\n"
-            "  --baseline FILE      regression gate against FILE's rows; exit 1 on a regression\n"
-            "  --tolerance PCT      gate tolerance in points of percent of ceiling (default %.0f)\n"
-            "  --plot DIR           also write the roofline, size and padding plots (SVG with\n"
-            "                       gnuplot; .gp and .dat files in any case)\n"
-            "  -o, --output FILE    write CSV there instead of stdout\n"
-            "  -h, --help           this text;  --version  the suite version\n",
-            prog, DEFAULT_TOLERANCE);
+    fprintf(
+        stderr,
+        "usage: %s [options] FILE...\n"
+        "Reads stream and lbm CSV files (schema 1) and writes CSV to stdout or -o FILE.\n"
+        "  (default)            each lbm row: ceiling, percent of ceiling and of peak, flags\n"
+        "  --summary            one row per device: copy GB/s, peak, best MFLUP/s sp and dp\n"
+        "  --table              per device a short plain-text table (no CSV) for people\n"
+        "  --baseline FILE      regression gate against an earlier run: FILE holds that run's\n"
+        "                       raw stream and lbm rows, or its roofline.csv (the report);\n"
+        "                       exit 1 on a regression or a failed verification\n"
+        "  --tolerance PCT      gate tolerance in points of percent of ceiling (default %.0f):\n"
+        "                       regressed = current median below the baseline's slowest\n"
+        "                       repetition by more than PCT; a smaller drop of the medians\n"
+        "                       beyond PCT is inconclusive\n"
+        "  --plot DIR           also write the roofline, size and padding plots (SVG with\n"
+        "                       gnuplot; .gp and .dat files in any case)\n"
+        "  -o, --output FILE    write CSV there instead of stdout\n"
+        "  -h, --help           this text;  --version  the suite version\n"
+        "Exit status: 0 ok, 1 regression or failed verification, 2 bad input, 3 an output\n"
+        "that cannot be written.\n",
+        prog, DEFAULT_TOLERANCE);
 }
 
-enum { OPT_SUMMARY = 256, OPT_BASELINE, OPT_TOL, OPT_PLOT, OPT_VERSION };
+enum { OPT_SUMMARY = 256, OPT_BASELINE, OPT_TOL, OPT_PLOT, OPT_VERSION, OPT_TABLE };
+
+/* the files already read, by device and inode: the same file twice counts once */
+struct seen {
+    dev_t dev;
+    ino_t ino;
+    const char *name;
+};
+
+static int write_failed(FILE *out, const char *path)
+{
+    int bad = fflush(out) != 0 || ferror(out);
+    if (out != stdout)
+        bad |= fclose(out) != 0;
+    if (bad)
+        fprintf(stderr, "roofline: cannot write %s: %s\n", path ? path : "stdout",
+                errno ? strerror(errno) : "write error");
+    return bad;
+}
+
+static void remove_partial(const char *path)
+{
+    struct stat st;
+    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        remove(path); /* no partial CSV; never a device such as /dev/full */
+}
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"summary", no_argument, 0, OPT_SUMMARY},
+        {"table", no_argument, 0, OPT_TABLE},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOL},
         {"plot", required_argument, 0, OPT_PLOT},
@@ -48,10 +88,13 @@ int main(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *out_path = NULL, *baseline = NULL, *plot_dir = NULL;
-    int summary = 0, c, idx, rc;
+    int summary = 0, table = 0, c, idx, rc;
     double tol = DEFAULT_TOLERANCE;
-    char err[512];
-    struct csv_table cur = {0}, base = {0};
+    char err[512], names[512] = "";
+    struct csv_table cur = {0};
+    struct roof_baseline base = {0};
+    struct seen *seen = NULL;
+    size_t nseen = 0;
     FILE *out = stdout;
 
     opterr = 0;
@@ -59,6 +102,9 @@ int main(int argc, char **argv)
         switch (c) {
         case OPT_SUMMARY:
             summary = 1;
+            break;
+        case OPT_TABLE:
+            table = 1;
             break;
         case OPT_BASELINE:
             baseline = optarg;
@@ -80,44 +126,77 @@ int main(int argc, char **argv)
         }
     }
     if (optind == argc)
-        return cli_error("roofline", 2, "no input files (give stream and lbm CSV files; see "
-                                        "--help)");
-    if (summary && baseline)
-        return cli_error("roofline", 2, "--summary and --baseline are separate reports; choose "
-                                        "one");
+        return cli_error("roofline", 2,
+                         "no input files (give stream and lbm CSV files; see "
+                         "--help)");
+    if (summary + table + (baseline != NULL) > 1)
+        return cli_error("roofline", 2,
+                         "--summary, --table and --baseline are separate "
+                         "reports; choose one");
     rc = 0;
+    seen = calloc((size_t)(argc - optind), sizeof *seen);
+    if (!seen)
+        return cli_error("roofline", 2, "out of memory");
     for (int i = optind; i < argc && rc == 0; i++) {
-        if (csv_read_path(argv[i], &cur, err, sizeof err))
+        struct stat st;
+        size_t from = cur.n, k;
+        if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode)) {
+            for (k = 0; k < nseen; k++)
+                if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino)
+                    break;
+            if (k < nseen) {
+                fprintf(stderr,
+                        "roofline: warning: %s is %s given again: its rows are counted "
+                        "once\n",
+                        argv[i], seen[k].name);
+                continue;
+            }
+            seen[nseen++] = (struct seen){st.st_dev, st.st_ino, argv[i]};
+        }
+        if (csv_read_path(argv[i], &cur, err, sizeof err) ||
+            roof_check_numbers(&cur, from, err, sizeof err))
             rc = cli_error("roofline", 2, "%s", err);
+        else if (strlen(names) + strlen(argv[i]) + 8 < sizeof names)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     *names ? ", " : "", argv[i]);
     }
-    if (rc == 0 && baseline && csv_read_path(baseline, &base, err, sizeof err))
-        rc = cli_error("roofline", 2, "--baseline: %s", err);
+    if (rc == 0 && baseline)
+        rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0)
         rc = cli_error("roofline", 2, "the input files hold no rows");
     if (rc)
         goto done;
+    /* the plots first: a bad folder refuses before any CSV goes out */
+    if (plot_dir) {
+        rc = roof_plot(plot_dir, &cur);
+        if (rc)
+            goto done;
+    }
     if (out_path) {
         out = fopen(out_path, "w");
         if (!out) {
             out = stdout;
-            rc = cli_error("roofline", 2, "-o %s: %s", out_path, strerror(errno));
+            rc = cli_error("roofline", 3, "-o %s: %s", out_path, strerror(errno));
             goto done;
         }
     }
     if (summary)
         rc = roof_summary(out, &cur);
+    else if (table)
+        rc = roof_table(out, &cur);
     else if (baseline)
-        rc = roof_gate(out, &base, &cur, tol);
+        rc = roof_gate(out, &base, &cur, names, tol);
     else
         rc = roof_report(out, &cur);
-    if (rc != 2 && plot_dir && roof_plot(plot_dir, &cur) == 2)
-        rc = 2;
-    if (out != stdout && fclose(out) != 0)
-        rc = rc ? rc : cli_error("roofline", 1, "closing %s: %s", out_path, strerror(errno));
-    if (rc == 2 && out_path && out != stdout)
-        remove(out_path); /* no partial CSV */
+    errno = 0;
+    if (write_failed(out, out_path) && rc != 2)
+        rc = 3;
+    out = stdout;
+    if (rc >= 2)
+        remove_partial(out_path);
 done:
+    free(seen);
     csv_table_free(&cur);
-    csv_table_free(&base);
+    roof_baseline_free(&base);
     return rc;
 }

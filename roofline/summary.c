@@ -1,98 +1,340 @@
 /* summary.c: one row per device (host, device, backend): copy bandwidth in both conventions
- * against the theoretical figure, and the best LBM rates sp and dp at the largest domain both
- * precisions were run at: the hardware-procurement view across machines. */
+ * against the theoretical figure, the best LBM rates sp and dp at the largest domain both
+ * precisions were run at (never from a cache-resident or above-ceiling row while a DRAM-bound
+ * one exists), their spread and provenance, the other stream kernels' best bandwidth: the
+ * procurement view. Also the same per device as a short plain-text table (--table). */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ceiling.h"
 #include "roofline.h"
 
-static int same_machine(const struct csv_record *a, const struct csv_record *b)
+static int cmp_machine(const struct csv_row *a, const struct csv_row *b)
 {
-    return strcmp(a->host, b->host) == 0 && strcmp(a->device, b->device) == 0 &&
-           strcmp(a->backend, b->backend) == 0;
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)))
+        return c;
+    return strcmp(a->backend, b->backend);
 }
 
-static int is_single_copy(const char *k)
+/* within a machine: stream before lbm, then kernel, precision; best first */
+static int cmp_kernel(const struct csv_row *a, const struct csv_row *b)
 {
-    return strcmp(k, "copy") == 0 || strcmp(k, "copy_nt") == 0 || strcmp(k, "memcpy") == 0;
+    int c;
+    if ((c = strcmp(a->bench, b->bench)) || (c = strcmp(a->kernel, b->kernel)) ||
+        (c = strcmp(a->precision, b->precision)))
+        return c;
+    return 0;
 }
 
-/* best LBM row of a machine and precision at exactly `cells` fluid cells */
-static const struct csv_record *best_lbm(const struct csv_table *t, const struct csv_record *m,
-                                         const char *prec, long long cells)
+struct machine {
+    size_t start, n; /* a run of the sorted index array */
+    size_t first;    /* its first row in file order */
+};
+
+static int by_first(const void *pa, const void *pb)
 {
-    const struct csv_record *best = NULL;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *r = &t->rows[i];
-        if (strcmp(r->bench, "lbm") == 0 && same_machine(r, m) &&
-            strcmp(r->precision, prec) == 0 && r->fluid_cells == cells &&
-            strcmp(r->verified, "pass") == 0 && (!best || r->mflups > best->mflups))
-            best = r;
+    const struct machine *a = pa, *b = pb;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* Sorts every row by machine and returns the machines in the order they first appear. */
+static int machines_of(const struct csv_table *t, size_t **idx, struct machine **m, size_t *nm)
+{
+    *idx = malloc((t->n ? t->n : 1) * sizeof **idx);
+    *m = malloc((t->n ? t->n : 1) * sizeof **m);
+    *nm = 0;
+    if (!*idx || !*m)
+        return 1;
+    for (size_t i = 0; i < t->n; i++)
+        (*idx)[i] = i;
+    roof_sort_rows(t, *idx, t->n, cmp_machine);
+    for (size_t k = 0; k < t->n; k++) {
+        if (k == 0 || cmp_machine(&t->rows[(*idx)[k - 1]], &t->rows[(*idx)[k]]) != 0)
+            (*m)[(*nm)++] = (struct machine){k, 0, (*idx)[k]};
+        (*m)[*nm - 1].n++;
     }
-    return best;
+    qsort(*m, *nm, sizeof **m, by_first);
+    return 0;
 }
 
-static long long largest_size(const struct csv_table *t, const struct csv_record *m, int both)
+static int is_lbm_pass(const struct csv_row *r)
 {
-    long long best = -1;
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *r = &t->rows[i];
-        if (strcmp(r->bench, "lbm") != 0 || !same_machine(r, m) || r->fluid_cells <= best)
+    return strcmp(r->bench, "lbm") == 0 && strcmp(r->verified, "pass") == 0;
+}
+
+/* DRAM-bound: neither in cache nor above its ceiling (a row without a ceiling counts) */
+static int is_clean(const struct roof_ceilings *c, const struct csv_row *r)
+{
+    struct roof_eval e;
+    roof_evaluate(c, r, &e);
+    return !e.cache_resident && !e.above_ceiling;
+}
+
+static void flags_of(const struct roof_ceilings *c, const struct csv_row *r, char *f, size_t len)
+{
+    struct roof_eval e;
+    int no = roof_evaluate(c, r, &e);
+    snprintf(f, len, "%s%s%s", no ? "no_ceiling " : "", e.above_ceiling ? "above_ceiling " : "",
+             e.cache_resident ? "cache_resident " : "");
+    if (*f)
+        f[strlen(f) - 1] = '\0';
+}
+
+static int cmp_ll(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+struct headline {
+    long long cells;
+    const struct csv_row *sp, *dp;
+};
+
+/* The headline rows of one machine's rows ix[0..n): the largest size run in both sp and dp
+ * (else the largest run at all), the best rate there per precision; among DRAM-bound rows
+ * when the machine has any. */
+static void headline_of(const struct csv_table *t, const struct roof_ceilings *c, const size_t *ix,
+                        size_t n, struct headline *h)
+{
+    int any_clean = 0;
+    long long both = -1, any = -1;
+    h->cells = -1;
+    h->sp = h->dp = NULL;
+    for (size_t k = 0; k < n && !any_clean; k++)
+        any_clean = is_lbm_pass(&t->rows[ix[k]]) && is_clean(c, &t->rows[ix[k]]);
+    /* the largest size with both: the sizes of the sp rows sorted, each dp row looked up */
+    {
+        int64_t *spc = malloc((n ? n : 1) * sizeof *spc);
+        size_t nsp = 0;
+        for (size_t k = 0; k < n; k++) {
+            const struct csv_row *r = &t->rows[ix[k]];
+            if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r)))
+                continue;
+            if (r->fluid_cells > any)
+                any = r->fluid_cells;
+            if (strcmp(r->precision, "sp") == 0 && spc)
+                spc[nsp++] = r->fluid_cells;
+        }
+        if (spc) {
+            qsort(spc, nsp, sizeof *spc, cmp_ll);
+            for (size_t k = 0; k < n; k++) {
+                const struct csv_row *r = &t->rows[ix[k]];
+                if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r)) ||
+                    strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
+                    continue;
+                if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll))
+                    both = r->fluid_cells;
+            }
+        }
+        free(spc);
+    }
+    h->cells = both >= 0 ? both : any;
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[ix[k]];
+        const struct csv_row **slot;
+        if (!is_lbm_pass(r) || r->fluid_cells != h->cells || (any_clean && !is_clean(c, r)))
             continue;
-        if (!both || (best_lbm(t, m, "sp", r->fluid_cells) && best_lbm(t, m, "dp", r->fluid_cells)))
-            best = r->fluid_cells;
+        slot = strcmp(r->precision, "sp") == 0   ? &h->sp
+               : strcmp(r->precision, "dp") == 0 ? &h->dp
+                                                 : NULL;
+        if (slot && (!*slot || r->mflups > (*slot)->mflups))
+            *slot = r;
     }
-    return best;
+}
+
+static const struct csv_row *best_copy(const struct csv_table *t, const size_t *ix, size_t n)
+{
+    const struct csv_row *copy = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[ix[k]];
+        if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel) &&
+            strcmp(r->verified, "pass") == 0 && (!copy || r->bw_prog_GBs > copy->bw_prog_GBs))
+            copy = r;
+    }
+    return copy;
+}
+
+/* "add=38.1 triad=37.9": the best STREAM-convention GB/s of every other stream kernel, by name
+ * (ix sorted by cmp_kernel) */
+static void others_of(const struct csv_table *t, const size_t *ix, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[ix[k]];
+        double best = NAN;
+        size_t j = k;
+        for (; j < n && strcmp(t->rows[ix[j]].bench, r->bench) == 0 &&
+               strcmp(t->rows[ix[j]].kernel, r->kernel) == 0;
+             j++) {
+            const struct csv_row *s = &t->rows[ix[j]];
+            if (strcmp(s->verified, "pass") == 0 && !(s->bw_prog_GBs <= best))
+                best = s->bw_prog_GBs;
+        }
+        if (strcmp(r->bench, "stream") == 0 && !roof_is_copy(r->kernel) &&
+            !roof_is_copy19(r->kernel) && best == best && used + 64 < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%.4g", used ? " " : "",
+                                     r->kernel, best);
+        k = j;
+    }
 }
 
 int roof_summary(FILE *out, const struct csv_table *t)
 {
-    int rows = 0;
+    size_t *idx, nm;
+    struct machine *m;
+    struct roof_ceilings *c = NULL;
+    if (machines_of(t, &idx, &m, &nm) || roof_ceilings_build(t, &c)) {
+        free(idx);
+        free(m);
+        fprintf(stderr, "roofline: out of memory\n");
+        return 2;
+    }
     fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
           "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
-          "mflups_sp_per_copy_GBs\n", out);
-    for (size_t i = 0; i < t->n; i++) {
-        const struct csv_record *m = &t->rows[i], *copy = NULL, *sp, *dp;
-        int seen = 0;
-        long long cells;
-        for (size_t j = 0; j < i; j++)
-            seen |= same_machine(&t->rows[j], m);
-        if (seen)
-            continue;
-        for (size_t j = 0; j < t->n; j++) {
-            const struct csv_record *r = &t->rows[j];
-            if (strcmp(r->bench, "stream") == 0 && same_machine(r, m) &&
-                is_single_copy(r->kernel) && strcmp(r->verified, "pass") == 0 &&
-                (!copy || r->bw_prog_GBs > copy->bw_prog_GBs))
-                copy = r;
-        }
-        cells = largest_size(t, m, 1);
-        if (cells < 0)
-            cells = largest_size(t, m, 0);
-        sp = best_lbm(t, m, "sp", cells);
-        dp = best_lbm(t, m, "dp", cells);
-        {
-            struct roof_eval es, ed;
-            int ok_sp = sp && roof_evaluate(t, sp, &es) == 0;
-            int ok_dp = dp && roof_evaluate(t, dp, &ed) == 0;
-            double peak = copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN);
-            roof_str(out, m->host, 0);
-            roof_str(out, m->device, 0);
-            roof_str(out, m->backend, 0);
-            roof_str(out, copy ? copy->kernel : "", 0);
-            roof_num(out, copy ? copy->bw_prog_GBs : NAN, 0);
-            roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
-            roof_num(out, peak, 0);
-            roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
-            roof_num(out, cells > 0 ? (double)cells : NAN, 0);
-            roof_num(out, sp ? sp->mflups : NAN, 0);
-            roof_num(out, ok_sp ? es.pct : NAN, 0);
-            roof_num(out, dp ? dp->mflups : NAN, 0);
-            roof_num(out, ok_dp ? ed.pct : NAN, 0);
-            roof_num(out, sp && copy ? sp->mflups / copy->bw_dram_GBs : NAN, 1);
-        }
-        rows++;
+          "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
+          "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp\n",
+          out);
+    for (size_t g = 0; g < nm; g++) {
+        size_t *ix = idx + m[g].start, n = m[g].n;
+        const struct csv_row *mr = &t->rows[m[g].first], *copy, *sp, *dp, *prov = NULL;
+        struct headline h;
+        struct roof_eval es, ed;
+        char fsp[64] = "", fdp[64] = "", others[1024];
+        int ok_sp, ok_dp;
+        double peak;
+        roof_sort_rows(t, ix, n, cmp_kernel);
+        copy = best_copy(t, ix, n);
+        headline_of(t, c, ix, n, &h);
+        sp = h.sp;
+        dp = h.dp;
+        ok_sp = sp && roof_evaluate(c, sp, &es) == 0;
+        ok_dp = dp && roof_evaluate(c, dp, &ed) == 0;
+        if (sp)
+            flags_of(c, sp, fsp, sizeof fsp);
+        if (dp)
+            flags_of(c, dp, fdp, sizeof fdp);
+        others_of(t, ix, n, others, sizeof others);
+        peak = copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN);
+        prov = copy;
+        if (sp && (!prov || strcmp(sp->timestamp, prov->timestamp) > 0))
+            prov = sp;
+        if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0))
+            prov = dp;
+        roof_str(out, mr->host, 0);
+        roof_str(out, mr->device, 0);
+        roof_str(out, mr->backend, 0);
+        roof_str(out, copy ? copy->kernel : "", 0);
+        roof_num(out, copy ? copy->bw_prog_GBs : NAN, 0);
+        roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
+        roof_num(out, peak, 0);
+        roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
+        roof_num(out, h.cells > 0 ? (double)h.cells : NAN, 0);
+        roof_num(out, sp ? sp->mflups : NAN, 0);
+        roof_num(out, ok_sp ? es.pct : NAN, 0);
+        roof_num(out, dp ? dp->mflups : NAN, 0);
+        roof_num(out, ok_dp ? ed.pct : NAN, 0);
+        /* MFLUP/s per GB/s of copy = updates per kB of copy bandwidth */
+        roof_num(out, sp && copy ? sp->mflups / copy->bw_dram_GBs : NAN, 0);
+        roof_str(out, sp ? sp->kernel : "", 0);
+        roof_str(out, fsp, 0);
+        roof_num(out, sp ? roof_mflups_med(sp) : NAN, 0);
+        roof_num(out, sp ? roof_mflups_min(sp) : NAN, 0);
+        roof_str(out, dp ? dp->kernel : "", 0);
+        roof_str(out, fdp, 0);
+        roof_num(out, dp ? roof_mflups_med(dp) : NAN, 0);
+        roof_num(out, dp ? roof_mflups_min(dp) : NAN, 0);
+        roof_str(out, others, 0);
+        roof_str(out, prov ? prov->version : mr->version, 0);
+        roof_str(out, prov ? prov->timestamp : mr->timestamp, 1);
     }
-    return rows ? 0 : 2;
+    roof_ceilings_free(c);
+    free(idx);
+    free(m);
+    return nm ? 0 : 2;
+}
+
+/* --table: per device the copy bandwidths in both conventions, then each LBM kernel x
+ * precision's best rate (a DRAM-bound row where one exists) against its ceiling. */
+int roof_table(FILE *out, const struct csv_table *t)
+{
+    size_t *idx, nm;
+    struct machine *m;
+    struct roof_ceilings *c = NULL;
+    if (machines_of(t, &idx, &m, &nm) || roof_ceilings_build(t, &c)) {
+        free(idx);
+        free(m);
+        fprintf(stderr, "roofline: out of memory\n");
+        return 2;
+    }
+    for (size_t g = 0; g < nm; g++) {
+        size_t *ix = idx + m[g].start, n = m[g].n;
+        const struct csv_row *mr = &t->rows[m[g].first];
+        char others[1024];
+        roof_sort_rows(t, ix, n, cmp_kernel);
+        fprintf(out, "%s%s (%s on host %s)\n", g ? "\n" : "", mr->device, mr->backend, mr->host);
+        fprintf(out, "  %-10s %-5s %12s %12s %10s\n", "stream", "prec", "DRAM GB/s", "STREAM GB/s",
+                "peak GB/s");
+        for (size_t k = 0; k < n;) {
+            const struct csv_row *r = &t->rows[ix[k]], *best = NULL;
+            size_t j = k;
+            for (; j < n && cmp_kernel(&t->rows[ix[j]], r) == 0; j++) {
+                const struct csv_row *s = &t->rows[ix[j]];
+                if (strcmp(s->verified, "pass") == 0 &&
+                    (!best || s->bw_dram_GBs > best->bw_dram_GBs))
+                    best = s;
+            }
+            if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel)) {
+                if (best)
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10.4g\n", r->kernel, r->precision,
+                            best->bw_dram_GBs, best->bw_prog_GBs, best->peak_bw_GBs);
+                else
+                    fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
+                            r->precision, "-", "-");
+            }
+            k = j;
+        }
+        others_of(t, ix, n, others, sizeof others);
+        if (*others)
+            fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
+        fprintf(out, "  %-10s %-5s %12s %12s %10s  %s\n", "lbm", "prec", "MFLUP/s", "% ceiling",
+                "ceiling", "flags");
+        for (size_t k = 0; k < n;) {
+            const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
+            size_t j = k;
+            for (; j < n && cmp_kernel(&t->rows[ix[j]], r) == 0; j++) {
+                const struct csv_row *s = &t->rows[ix[j]];
+                if (!is_lbm_pass(s))
+                    continue;
+                if (!best || s->mflups > best->mflups)
+                    best = s;
+                if (is_clean(c, s) && (!best_clean || s->mflups > best_clean->mflups))
+                    best_clean = s;
+            }
+            if (strcmp(r->bench, "lbm") == 0) {
+                if (best_clean)
+                    best = best_clean;
+                if (best) {
+                    struct roof_eval e;
+                    char f[64];
+                    roof_evaluate(c, best, &e);
+                    flags_of(c, best, f, sizeof f);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s  %s\n", r->kernel, r->precision,
+                            best->mflups, e.pct, e.copy ? e.copy->kernel : "-", f);
+                } else {
+                    fprintf(out, "  %-10s %-5s %12s %12s %10s  failed verification\n", r->kernel,
+                            r->precision, "-", "-", "-");
+                }
+            }
+            k = j;
+        }
+    }
+    roof_ceilings_free(c);
+    free(idx);
+    free(m);
+    return nm ? 0 : 2;
 }

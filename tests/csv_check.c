@@ -76,7 +76,7 @@ int main(int argc, char **argv)
         bad++;
     }
     for (size_t i = 0; i < t.n; i++) {
-        const struct csv_record *r = &t.rows[i];
+        const struct csv_row *r = &t.rows[i];
         long ln = t.lines[i];
         double n = (double)r->fluid_cells;
         expect(strcmp(r->verified, "pass") == 0, argv[1], ln, "verified is not pass");
@@ -139,10 +139,10 @@ int main(int argc, char **argv)
     if (same_state) {
         /* one case: same precision, collision, kernel class, geometry, domain and step count */
         for (size_t i = 0; i < t.n; i++) {
-            const struct csv_record *a = &t.rows[i];
+            const struct csv_row *a = &t.rows[i];
             int grids = 0;
             for (size_t j = 0; j < t.n; j++) {
-                const struct csv_record *b = &t.rows[j];
+                const struct csv_row *b = &t.rows[j];
                 if (strcmp(a->precision, b->precision) || strcmp(a->collision, b->collision) ||
                     strcmp(a->geometry, b->geometry) || a->nx != b->nx || a->ny != b->ny ||
                     a->nz != b->nz || a->steps != b->steps || a->reps != b->reps)

@@ -43,10 +43,12 @@ v=$(col "$tmp/s.csv" copy_prog_GBs 'nodeA'); near "$v" 40 && ok "summary copy GB
 cat "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm.csv" >"$tmp/base.csv"
 "$rl" --baseline "$tmp/base.csv" --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" >"$tmp/g.csv" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && ok "gate exit 1 on a regression" || bad "gate exit $rc, want 1"
-for want in "cpu,lbm,pull,bgk,sp,256.*,regressed" "gpu,lbm,pull,bgk,sp,256.*,inconclusive" \
-    "gpu,lbm,pull,bgk,dp,256.*,ok" "cpu,lbm,pull_nt,bgk,sp,256.*,ok" "cpu,lbm,pull,bgk,dp,512.*,new" \
-    "cpu,lbm,pull,bgk,dp,256.*,missing" "cpu,lbm,pull,bgk,sp,32.*,missing"; do
-    grep -q "$want\$" "$tmp/g.csv" && ok "gate: $want" || bad "gate lacks $want"
+# gpu sp: the current median (65.9%) lies 14 points below the baseline's slowest repetition
+# (80.1%): regressed, however wide the current run's own repetitions spread
+for want in "cpu,lbm,pull,bgk,sp,256.*,regressed," "gpu,lbm,pull,bgk,sp,256.*,regressed," \
+    "gpu,lbm,pull,bgk,dp,256.*,ok," "cpu,lbm,pull_nt,bgk,sp,256.*,ok," "cpu,lbm,pull,bgk,dp,512.*,new," \
+    "cpu,lbm,pull,bgk,dp,256.*,missing," "cpu,lbm,pull,bgk,sp,32.*,missing,"; do
+    grep -q "$want" "$tmp/g.csv" && ok "gate: $want" || bad "gate lacks $want"
 done
 "$rl" --baseline "$tmp/base.csv" --tolerance 20 "$fx/stream.csv" "$fx/lbm-current.csv" >/dev/null 2>&1
 [ $? -eq 0 ] && ok "gate exit 0 within tolerance 20" || bad "gate with tolerance 20 not 0"
@@ -86,5 +88,145 @@ check_bad "no input files"
 check_bad "--tolerance" --tolerance -1 "$fx/lbm.csv"
 check_bad "unknown option" --bogus "$fx/lbm.csv"
 check_bad "choose one" --summary --baseline "$fx/lbm.csv" "$fx/lbm.csv"
+
+# 6. the gate must be able to fail on a noisy host (repetitions spread 35%)
+nb="$fx/gate-noisy-base.csv" nc="$fx/gate-noisy-cur.csv"
+"$rl" --baseline "$nb" --tolerance 3 "$nc" >"$tmp/gn.csv" 2>"$tmp/gn.err"; rc=$?
+[ $rc -eq 1 ] && ok "noisy gate exit 1" || bad "noisy gate exit $rc, want 1"
+# pull dp 84% -> 8.4% of ceiling: far below the baseline's slowest repetition
+grep -q "Xeon N,cpu,lbm,pull,bgk,dp,256.*,regressed," "$tmp/gn.csv" && ok "10x slower on a noisy host: regressed" || bad "10x drop not regressed: $(grep pull,bgk,dp "$tmp/gn.csv")"
+# pull sp 76% -> 68.4%: beyond the tolerance, but within the baseline's own spread (61.9%)
+grep -q "Xeon N,cpu,lbm,pull,bgk,sp,256.*,inconclusive," "$tmp/gn.csv" && ok "drop within the spread: inconclusive" || bad "within-spread drop: $(grep pull,bgk,sp "$tmp/gn.csv")"
+grep -q "Xeon N,cpu,lbm,pull_nt,bgk,sp,256.*,failed," "$tmp/gn.csv" && ok "verified=fail: failed" || bad "failed verification not 'failed': $(grep pull_nt "$tmp/gn.csv")"
+# a failed verification alone fails the gate
+grep -v ',pull,bgk,dp,\|,pull,bgk,sp,' "$nc" >"$tmp/only-fail.csv"
+"$rl" --baseline "$nb" --tolerance 3 "$tmp/only-fail.csv" >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] && ok "failed verification alone: exit 1" || bad "failed verification alone: exit $rc"
+# an earlier roofline.csv is a baseline too, with the same verdicts
+"$rl" "$nb" -o "$tmp/base-report.csv" 2>/dev/null || bad "report of the noisy baseline"
+"$rl" --baseline "$tmp/base-report.csv" --tolerance 3 "$nc" >"$tmp/gr.csv" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && cmp -s <(cut -d, -f1-16 "$tmp/gn.csv") <(cut -d, -f1-16 "$tmp/gr.csv") &&
+    ok "roofline.csv as the baseline: same verdicts" || bad "roofline.csv baseline: rc $rc, $(diff "$tmp/gn.csv" "$tmp/gr.csv")"
+"$rl" --help 2>&1 | grep -q "roofline.csv" && "$rl" --help 2>&1 | grep -q "raw stream and lbm rows" &&
+    ok "--help says what a baseline is" || bad "--help does not say what the baseline holds"
+
+# 7. nothing compared, or nothing current, is bad input
+gate_bad() {
+    local want=$1; shift
+    "$rl" "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q -- "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then
+        ok "gate refuses: $(cat "$tmp/e")"
+    else
+        bad "gate '$*': rc=$rc, stderr: $(cat "$tmp/e"), stdout $(wc -c <"$tmp/o") bytes"
+    fi
+}
+gate_bad "baseline.*lbm.csv has no usable case" --baseline "$fx/lbm.csv" "$fx/stream.csv" "$fx/lbm.csv"
+gate_bad "hold no lbm rows" --baseline "$tmp/base.csv" "$fx/stream.csv"
+gate_bad "nothing compared" --baseline "$nb" "$fx/stream.csv" "$fx/lbm.csv"
+
+# 8. exit 3 for an output that cannot be written; --plot refuses a bad folder before any CSV
+if [ -w /dev/full ]; then
+    "$rl" "$fx/stream.csv" "$fx/lbm.csv" -o /dev/full 2>"$tmp/e"; rc=$?
+    [ $rc -eq 3 ] && grep -q "cannot write /dev/full" "$tmp/e" && ok "-o /dev/full: exit 3 ($(tail -1 "$tmp/e"))" || bad "-o /dev/full: exit $rc"
+    "$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" >/dev/full 2>/dev/null; rc=$?
+    [ $rc -eq 3 ] && ok "stdout on /dev/full: exit 3" || bad "stdout on /dev/full: exit $rc"
+fi
+"$rl" --plot "$fx/lbm.csv/plots" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && ok "--plot into a file: exit 2, no CSV" || bad "--plot bad folder: rc $rc, $(wc -c <"$tmp/o") bytes of CSV"
+
+# 9. numbers checked when read: file:line, column, value, exit 2
+for v in -5 0 inf; do
+    awk -F, -v OFS=, -v v="$v" 'NR==2{$27=v} 1' "$fx/stream.csv" >"$tmp/bw$v.csv"
+    check_bad "bw$v.csv:2: column bw_dram_GBs: value $v" "$tmp/bw$v.csv" "$fx/lbm.csv"
+done
+awk -F, -v OFS=, 'NR==3{$28="nan"} 1' "$fx/lbm.csv" >"$tmp/nan.csv"
+check_bad "nan.csv:3: column mflups: value nan" "$fx/stream.csv" "$tmp/nan.csv"
+# a UTF-8 byte order mark before the header (Excel writes one) is accepted
+{ printf '\357\273\277'; cat "$fx/stream.csv"; } >"$tmp/bom.csv"
+"$rl" "$tmp/bom.csv" "$fx/lbm.csv" >"$tmp/bom.out" 2>/dev/null && cmp -s "$tmp/bom.out" "$tmp/r.csv" &&
+    ok "UTF-8 BOM accepted" || bad "UTF-8 BOM: $("$rl" "$tmp/bom.csv" "$fx/lbm.csv" 2>&1 >/dev/null)"
+# failed stream rows are named as such
+sed 's/,pass,/,fail,/' "$fx/stream.csv" >"$tmp/sfail.csv"
+check_bad "failed verification (.*sfail.csv:2)" "$tmp/sfail.csv" "$fx/lbm.csv"
+# the same file twice: one warning, rows counted once
+"$rl" "$fx/stream.csv" "$fx/lbm.csv" "$fx/lbm.csv" >"$tmp/twice.csv" 2>"$tmp/e"
+cmp -s "$tmp/twice.csv" "$tmp/r.csv" && [ "$(grep -c 'given again' "$tmp/e")" -eq 1 ] &&
+    ok "a file given twice: warned once, counted once" || bad "file given twice: $(wc -l <"$tmp/twice.csv") lines, stderr: $(cat "$tmp/e")"
+
+# 10. the summary a buyer reads: headline from DRAM-bound rows, kernel, flags, spread, provenance
+"$rl" --summary "$fx/summary-flags.csv" >"$tmp/sf.csv" 2>/dev/null || bad "summary of summary-flags.csv"
+v=$(col "$tmp/sf.csv" lbm_cells nodeC); [ "$v" = 2097152 ] && ok "headline skips the above-ceiling 256^3 rows: 128^3" || bad "headline cells $v"
+v=$(col "$tmp/sf.csv" mflups_sp nodeC); near "$v" 100 && ok "headline sp 100" || bad "headline sp $v"
+v=$(col "$tmp/sf.csv" kernel_sp nodeC); [ "$v" = pull ] && ok "kernel behind the headline" || bad "kernel_sp '$v'"
+v=$(col "$tmp/sf.csv" mflups_min_sp nodeC); near "$v" 80 && ok "spread: slowest repetition 80" || bad "mflups_min_sp $v"
+v=$(col "$tmp/sf.csv" mflups_med_sp nodeC); near "$v" 95 && ok "spread: median 95" || bad "mflups_med_sp $v"
+v=$(col "$tmp/sf.csv" sp_updates_per_copy_kB nodeC); near "$v" 3.333 && ok "updates per kB of copy 3.333" || bad "sp_updates_per_copy_kB $v"
+v=$(col "$tmp/sf.csv" timestamp nodeC); [ "$v" = 2026-11-22T02:00:00Z ] && ok "timestamp of the headline" || bad "timestamp '$v'"
+v=$(col "$tmp/sf.csv" version nodeC); [ "$v" = v2 ] && ok "version of the headline" || bad "version '$v'"
+v=$(col "$tmp/sf.csv" other_stream_prog_GBs nodeC); [ "$v" = "add=33.3 triad=35.5" ] && ok "other stream kernels: $v" || bad "other_stream_prog_GBs '$v'"
+v=$(col "$tmp/sf.csv" copy_kernel nodeC); [ "$v" = copy ] && ok "triad is never the ceiling" || bad "copy_kernel '$v'"
+# an above-ceiling headline is flagged when it is all there is
+grep -v ',128,128,128,' "$fx/summary-flags.csv" >"$tmp/only-above.csv"
+"$rl" --summary "$tmp/only-above.csv" >"$tmp/sa.csv" 2>/dev/null
+v=$(col "$tmp/sa.csv" flags_sp nodeC); [ "$v" = above_ceiling ] && ok "flags_sp: $v" || bad "flags_sp '$v'"
+# unknown precisions (hp) and new stream kernels: the report still matches copy, per precision
+"$rl" "$fx/summary-flags.csv" >"$tmp/hp.csv" 2>/dev/null || bad "report with hp rows"
+v=$(col "$tmp/hp.csv" pct_of_ceiling ',hp,128'); near "$v" 76 && ok "hp row: 76% of the hp copy" || bad "hp pct $v"
+v=$(col "$tmp/hp.csv" ceiling_kernel ',dp,256'); [ "$v" = copy ] && ok "dp ceiling copy, not triad" || bad "dp ceiling kernel $v"
+
+# 11. --table: a short plain-text table per device
+"$rl" --table "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/t.txt" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && grep -q '^Xeon X (cpu on host nodeA)' "$tmp/t.txt" && ! grep -q ',' "$tmp/t.txt" &&
+    grep -Eq '^ +copy_nt +sp +40\.0 +40\.0' "$tmp/t.txt" && grep -Eq '^ +pull +sp +100\.0 +76\.0 +copy' "$tmp/t.txt" &&
+    grep -Eq '^ +pull +dp +8900\.0 .*no_ceiling' "$tmp/t.txt" &&
+    ok "--table" || bad "--table (rc $rc): $(cat "$tmp/t.txt")"
+
+# 12. plots: no shell, gnuplot failures reported, moved folders render, readable charts
+mkdir "$tmp/cwd" "$tmp/fakebin"
+weird="$tmp/p'; touch pwned; echo '\$HOME \"x\""
+# a gnuplot that succeeds: through a shell, the folder name would run `touch pwned`
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnuplot"
+(cd "$tmp/cwd" && env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1); rc=$?
+[ $rc -eq 0 ] && [ ! -e "$tmp/cwd/pwned" ] && [ ! -e "$tmp/pwned" ] && [ -s "$weird/roofline.gp" ] &&
+    ok "a folder name with quotes, spaces and \$ is just a name" || bad "weird --plot folder: rc $rc, pwned: $(ls "$tmp/cwd" "$tmp" | grep -c pwned)"
+if command -v gnuplot >/dev/null 2>&1; then
+    (cd "$tmp/cwd" && "$rl" --plot "$weird" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1) &&
+        head -c 200 "$weird/roofline.svg" | grep -q "<svg" && [ ! -e "$tmp/cwd/pwned" ] &&
+        ok "rendered into that folder by the real gnuplot" || bad "no SVG in the weird folder, or pwned"
+fi
+printf '#!/bin/sh\nexit 1\n' >"$tmp/fakebin/gnuplot"; chmod +x "$tmp/fakebin/gnuplot"
+env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$tmp/pf" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc -eq 3 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q "gnuplot failed" "$tmp/e" && [ ! -s "$tmp/o" ] && ok "gnuplot failing: exit 3, one line" || bad "gnuplot failing: rc $rc, $(cat "$tmp/e")"
+printf '#!/bin/sh\nkill -9 $$\n' >"$tmp/fakebin/gnuplot"
+env PATH="$tmp/fakebin:$PATH" "$rl" --plot "$tmp/pk" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 3 ] && grep -q "killed by signal 9" "$tmp/e" && ok "gnuplot killed: exit 3" || bad "gnuplot killed: rc $rc, $(cat "$tmp/e")"
+gp="$weird/roofline.gp"
+# one roof per ceiling used: cpu sp copy and copy_nt, cpu dp copy, gpu sp copy (gpu dp has none)
+[ "$(grep -c "title 'roof: " "$gp")" -eq 4 ] && ok "four roofs, one per ceiling used" || bad "roofs: $(grep -o "roof: [^']*" "$gp" | tr '\n' ';')"
+# each kernel x precision x device its own colour and legend entry, its roof in the same family
+pts=$(grep -o "with points [^']*'[^']*' title '[^']*'" "$gp" | sort -u | wc -l)
+cols=$(grep -o "with points [^']*lc rgb '[^']*'" "$gp" | sort -u | wc -l)
+[ "$pts" -eq 5 ] && [ "$cols" -eq 5 ] && ok "five series, five colours" || bad "series $pts, colours $cols"
+grep -q "'roofline.dat'" "$gp" && grep -q "set output 'roofline.svg'" "$gp" && ! grep -q "$tmp" "$weird"/*.gp &&
+    ok ".gp files name their files relative to themselves" || bad ".gp files hold absolute paths"
+grep -q "no data" "$weird/padding.gp" && ! grep -Eq "plot .*[^N]1 notitle|with lines" "$weird/padding.gp" &&
+    ok "empty chart says no data, draws no line" || bad "empty padding chart: $(tail -2 "$weird/padding.gp")"
+# the size chart: each dashed ceiling the colour of its series
+grep -q "dashtype.*lc rgb" "$weird/size.gp" &&
+    awk '/dashtype/ {n = split($0, a, "lc rgb "); for (i = 3; i <= n; i++) if (substr(a[i], 1, 9) != substr(a[2], 1, 9)) bad = 1} END {exit bad}' "$weird/size.gp" &&
+    ok "each dashed ceiling in its series' colour" || bad "size chart colours: $(cat "$weird/size.gp")"
+if command -v gnuplot >/dev/null 2>&1; then
+    mv "$weird" "$tmp/moved"
+    (cd "$tmp/moved" && rm -f ./*.svg && gnuplot roofline.gp size.gp padding.gp 2>/dev/null) &&
+        [ -s "$tmp/moved/roofline.svg" ] && [ -s "$tmp/moved/padding.svg" ] && ok "a moved results folder renders" || bad "moved folder does not render"
+fi
+
+# 13. linear-logarithmic time: 100k lbm rows through every mode (quadratic code needs minutes)
+awk -F, -v OFS=, 'NR==1{print; next} NR==2{for(i=0;i<100000;i++){$10=64+i%50000; $33="r" i; print}}' "$fx/lbm.csv" >"$tmp/big.csv"
+cat "$fx/stream.csv" "$tmp/big.csv" >"$tmp/big-base.csv"
+for mode in "" --summary --table "--baseline $tmp/big-base.csv"; do
+    timeout 120 "$rl" $mode "$fx/stream.csv" "$tmp/big.csv" >"$tmp/big.out" 2>/dev/null; rc=$?
+    [ $rc -eq 0 ] && ok "100k rows '$mode' done" || bad "100k rows '$mode': rc $rc (124: over 120 s)"
+done
 echo "roofline_check: $fails failure(s)"
 [ $fails -eq 0 ]
