@@ -102,6 +102,7 @@ struct csv_record {
 #define CSV_ROW_INT(name) int64_t name;
 #define CSV_ROW_OPT(name) int64_t name;
 #define CSV_ROW_DBL(name) double name;
+#define CSV_ROW_NUM(name) double name;
 #define CSV_ROW_STR(name) const char *name;
 #define CSV_ROW(kind, name) CSV_ROW_##kind(name)
 

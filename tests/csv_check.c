@@ -27,7 +27,7 @@ static int close_to(double a, double b)
 
 /* A stream row's kernel is in the byte table and its bytes are the table's for its precision and
  * write-allocate flag (a kernel that stores nothing never counts write-allocate). */
-static int stream_row_bytes_ok(const struct csv_record *r)
+static int stream_row_bytes_ok(const struct csv_row *r)
 {
     struct stream_traffic tr;
     size_t es = strcmp(r->precision, "sp") == 0 ? 4 : 8;
