@@ -52,15 +52,17 @@ typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, s
  * one, in steps of LBMR_NT_LINES lines per direction (the rest of the row a line at a time): each
  * step is computed into a small local block and goes out at once, so that streaming overlaps
  * computing. On the 16-core host 4 lines (256 bytes) beat whole-row chunks by 5-6 points of the
- * copy_nt ceiling, 2 lines did about as well, 1 and 8 less (data/lbm/2026-11-22-h100-cpu-lines).
+ * copy_nt ceiling, 2 lines did about as well, 1 and 8 less
+ * (data/lbm/cpu-pull-nt-lines-h100-host-2026-11-22).
  * -DLBMR_NT_LINES=0 turns it off: every row then goes in chunks. */
 #ifndef LBMR_NT_LINES
 #define LBMR_NT_LINES 4
 #endif
 /* Other rows go in chunks of this many bytes per direction, computed into the thread's buffer
- * (where they stay in L1) and streamed out one after the other. With 512-byte chunks (data/lbm/
- * 2026-11-22-h100-cpu-fma) each chunk ended in a scalar remainder; since regular rows run whole
- * vectors, 2048 bytes (a 256-cell row in sp and dp) did best (data/lbm/2026-11-22-h100-cpu-nt).
+ * (where they stay in L1) and streamed out one after the other. With 512-byte chunks
+ * (data/lbm/cpu-collision-fma-h100-host-2026-11-22) each chunk ended in a scalar remainder; since
+ * regular rows run whole vectors, 2048 bytes (a 256-cell row in sp and dp) did best
+ * (data/lbm/cpu-pull-nt-chunks-h100-host-2026-11-22).
  * -DLBMR_NT_CHUNK=N for studies, 0 for whole rows. */
 #ifndef LBMR_NT_CHUNK
 #define LBMR_NT_CHUNK 2048

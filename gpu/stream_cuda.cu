@@ -24,7 +24,7 @@ extern "C" const char stream_backend_name[] = "gpu";
  * block scheduler balances the multiprocessors); one partial sum per 16 KiB read (256 threads x 4
  * x 16 B), 8 bytes written per 16 KiB. On an H100 this was 0.5-2% faster than a grid of one wave (6
  * resident blocks per multiprocessor, grid-stride) at 1 GiB
- * (data/stream/2026-11-23-h100-stream-kernels). */
+ * (data/stream/gpu-kernels-h100-2026-11-23). */
 #define LOAD_ILP 4
 
 struct ptrs19 {

@@ -1,5 +1,5 @@
-/* dist.h: distributed runs of the LBM pair over MPI (seed 004): a 3D Cartesian split of the
- * domain, one sub-domain per rank, ghost layers exchanged after every update: per face the 5
+/* dist.h: distributed runs of the LBM pair over MPI (as Obrecht et al. 2013): a 3D Cartesian split
+ * of the domain, one sub-domain per rank, ghost layers exchanged after every update: per face the 5
  * populations that cross it, per edge the 1 (D3Q19 has no corner links). Built without MPI, or
  * started without a launcher, everything here is the single-rank case. */
 #ifndef LBM_DIST_H

@@ -23,7 +23,7 @@ enum lbm_kernel {
     LBM_AA = 2,      /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
                         write a cell's own values, odd steps its neighbours'; one rank only */
     LBM_PULL_AOS = 3, /* pull on an array of structures (a cell's 19 values together): the
-                        layout step of seed 002's ladder, for comparison; one rank only */
+                        layout step of a CUDA LBM poster's ladder, for comparison; one rank only */
     LBM_KERNEL_COUNT = 4
 };
 

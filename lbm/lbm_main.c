@@ -51,7 +51,7 @@ static const char *prog = "lbm";
 static const char *const halo_label[DIST_HALO_COUNT] = {"", " halo device", " halo node",
                                                         " halo host"};
 
-/* Relative mass drift allowed over a run (issue: 1e-5 sp, 1e-12 dp). */
+/* Relative mass drift allowed over a run (1e-5 sp, 1e-12 dp). */
 static double mass_tolerance(enum prec p)
 {
     return p == PREC_SP ? 1e-5 : 1e-12;

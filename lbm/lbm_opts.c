@@ -385,7 +385,7 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         o->pads.n = 1; /* {0} */
     if (!have_align) {
         /* gpu: rows on 32-byte sectors; an unaligned pitch cost 30% (sp) on the H100
-         * (data/lbm/2026-11-22-h100-padding). `--align 0` still asks for none. */
+         * (data/lbm/padding-h100-2026-11-22). `--align 0` still asks for none. */
         o->aligns.n = 1;
         o->aligns.v[0] = strcmp(backend, "gpu") == 0 ? 32 : 0;
     }

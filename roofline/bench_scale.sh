@@ -7,7 +7,7 @@ rl=$1 rows=${2:-1000000} dir=${3:-$(mktemp -d)}
 mkdir -p "$dir"
 # templates: the first stream and lbm rows of a recorded study, as the executables write them
 # (every column), varied by column name below
-src=$(cd "$(dirname "$0")/.." && pwd)/data/lbm/2026-11-22-h100
+src=$(cd "$(dirname "$0")/.." && pwd)/data/lbm/sweep-collisions-h100-2026-11-22
 gen='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
 function set(name, v) { $c[name] = v }
 { for (i = 0; i < rows; i++) {

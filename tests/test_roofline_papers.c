@@ -1,6 +1,6 @@
-/* test_roofline_papers.c: the roofline arithmetic against seed 003: Table 3's node bandwidth
- * (40.2 GB/s, write-allocate counted) over 228 and 456 bytes per update gives Table 4's X5650
- * row (176 and 88 MFLUP/s), and every dp model value in Table 4 is half the sp one. Reads the
+/* test_roofline_papers.c: the roofline arithmetic against Habich et al. 2012: Table 3's node
+ * bandwidth (40.2 GB/s, write-allocate counted) over 228 and 456 bytes per update gives Table 4's
+ * X5650 row (176 and 88 MFLUP/s), and every dp model value in Table 4 is half the sp one. Reads the
  * transcribed tables in data/reference/. */
 #include <math.h>
 #include <stdio.h>
@@ -42,8 +42,8 @@ int main(int argc, char **argv)
     const char *rows[] = {"Intel X5650 node", "C2070,", "C2070 ECC", "C1060"};
     double bw, sp, dp;
     snprintf(dir, sizeof dir, "%s", argc > 1 ? argv[1] : "data/reference");
-    snprintf(t3, sizeof t3, "%s/seed003_table3.csv", dir);
-    snprintf(t4, sizeof t4, "%s/seed003_table4.csv", dir);
+    snprintf(t3, sizeof t3, "%s/habich2012_table3.csv", dir);
+    snprintf(t4, sizeof t4, "%s/habich2012_table4.csv", dir);
 
     CHECK(field(t3, "Intel X5650,1 node", 3, v, sizeof v) == 0);
     bw = atof(v);

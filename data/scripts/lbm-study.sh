@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lbm-study.sh OUTDIR: builds the suite, runs the tests (the gpu ones where a GPU is present),
-# and records the LBM studies of the LBM-pair issue into OUTDIR, with the STREAM ceilings of the
+# and records the LBM studies of the LBM executables into OUTDIR, with the STREAM ceilings of the
 # same session beside them: the domain sweep 32..256 step 16 with pad 0 and with 128-byte row
 # alignment, sp and dp, and the three collision operators at 256^3.
 # STUDY_PARTS="gpu cpu" (default) selects the parts.

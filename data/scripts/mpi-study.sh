@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mpi-study.sh OUTDIR: builds the suite (with MPI), runs the tests, and records the distributed
-# LBM studies of the MPI issue into OUTDIR:
+# LBM studies into OUTDIR:
 #   gpu: one case on every grid of 1..N GPUs ends in the same state (csv_check --same-state);
 #        weak scaling with 256^3 per GPU and strong scaling of a 512^3 cavity on 1, 2, 4.. GPUs
 #        (powers of two up to the GPUs present), halo overlap on and off, halos through the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # stream-study.sh OUTDIR: builds the suite, runs the gpu tests where a GPU is present, and records
-# the STREAM studies of the foundation issue into OUTDIR: default rows, GPU launch (block x ILP)
+# the STREAM studies into OUTDIR: default rows, GPU launch (block x ILP)
 # and grid sweeps with occupancy, misaligned read versus write, and the CPU copy alternated with a
 # McCalpin STREAM binary given as $MCCALPIN_BIN (built by hand outside the repository; optional).
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MCCALPIN_PAIRS (default 5) the alternations.

@@ -1,0 +1,10 @@
+set terminal svg size 1000,650 dynamic background rgb 'white' noenhanced
+set output 'data/lbm/padding-h100-2026-11-22/plots/padding.svg'
+set xlabel 'pad (elements per x row)'
+set ylabel 'MFLUP/s'
+set logscale y
+set key outside right
+set title 'MFLUP/s against padding (dashed: the ceiling of each series)'
+plot  'data/lbm/padding-h100-2026-11-22/plots/padding.dat' index 0 using 1:2 with linespoints title 'gpu sp pull bgk align 0', '' index 0 using 1:3 with lines dashtype 2 notitle, \
+     'data/lbm/padding-h100-2026-11-22/plots/padding.dat' index 1 using 1:2 with linespoints title 'gpu dp pull bgk align 0', '' index 1 using 1:3 with lines dashtype 2 notitle, \
+     'data/lbm/padding-h100-2026-11-22/plots/padding.dat' index 2 using 1:2 with linespoints title 'cpu sp pull bgk align 0', '' index 2 using 1:3 with lines dashtype 2 notitle
