@@ -81,8 +81,8 @@ struct energy_session {
     int said;
     char why[256]; /* why the last window measured nothing */
 };
-/* Opens the meter (enabled = 0: says why_off instead) and measures idle power; on failure prints
- * one line and leaves s->m NULL. Never fails the run. */
+/* Opens the meter (enabled = 0, or LBMR_ENERGY=off in the environment: says why_off instead) and
+ * measures idle power; on failure prints one line and leaves s->m NULL. Never fails the run. */
 void energy_session_open(struct energy_session *s, const char *prog, int enabled,
                          const char *why_off);
 /* Wrap one timed set. begin returns 1 when this window will not be measured; end fills e and

@@ -46,3 +46,11 @@ awk -F, -v want="$want_reps" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; nex
       if ($c["reps"] <= want || w < 0.5) { print "reps " $c["reps"] ", window " w " s"; bad = 1 } }
     END { exit bad }' "$tmp/still.csv" || fail "still counters: a timed set not stretched"
 echo "ok: counters that stand still"
+
+# 3. LBMR_ENERGY=off: the meter is not opened, one line says so
+LBMR_ENERGY=off LBMR_POWERCAP_ROOT=$fixtures/intel-2pkg/t0 "$bin" "$@" -o "$tmp/off.csv" 2>"$tmp/off.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "LBMR_ENERGY=off: exit $rc"
+[ "$(grep -c "energy not measured: LBMR_ENERGY=off" "$tmp/off.err")" -eq 1 ] || fail "LBMR_ENERGY=off: no line"
+[ -z "$(column energy_source "$tmp/off.csv")" ] || fail "LBMR_ENERGY=off: energy_source set"
+echo "ok: LBMR_ENERGY=off"
