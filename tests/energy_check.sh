@@ -38,12 +38,13 @@ done
 [ "$(column energy_source "$tmp/still.csv")" = "powercap package-0+dram+package-1+dram" ] ||
     fail "still counters: energy_source '$(column energy_source "$tmp/still.csv")'"
 [ "$(column power_limit_W "$tmp/still.csv")" = "700" ] || fail "still counters: power_limit_W"
-# every row's timed set was stretched towards the window (1 s): more repetitions than asked, and
-# at the median time per step at least half the window (a loaded machine's runs vary)
+# every row's timed set was stretched to the window (1 s): more repetitions than asked, and the
+# set's time bounded above by reps x steps x t_max_s reaches it (the median cannot tell: on a
+# loaded machine a few slow repetitions can fill most of the window)
 want_reps=$(printf '%s\n' "$@" | awk 'p { print; exit } $0 == "--reps" { p = 1 }')
 awk -F, -v want="$want_reps" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    { w = $c["reps"] * $c["steps"] * $c["t_med_s"]
-      if ($c["reps"] <= want || w < 0.5) { print "reps " $c["reps"] ", window " w " s"; bad = 1 } }
+    { w = $c["reps"] * $c["steps"] * $c["t_max_s"]
+      if ($c["reps"] <= want || w < 0.8) { print "reps " $c["reps"] ", window " w " s"; bad = 1 } }
     END { exit bad }' "$tmp/still.csv" || fail "still counters: a timed set not stretched"
 echo "ok: counters that stand still"
 
