@@ -83,7 +83,18 @@ extern "C" {
     X(DBL, viscosity)                                                                              \
     X(DBL, lid_ux)                                                                                 \
     X(DBL, force_x)                                                                                \
-    X(DBL, trt_magic)
+    X(DBL, trt_magic)                                                                              \
+    X(DBL, energy_J)                                                                               \
+    X(DBL, power_W)                                                                                \
+    X(DBL, mflups_per_W)                                                                           \
+    X(DBL, GBs_per_W)                                                                              \
+    X(DBL, sm_clock_MHz)                                                                           \
+    X(DBL, mem_clock_MHz)                                                                          \
+    X(STR, clock_events)                                                                           \
+    X(DBL, power_limit_W)                                                                          \
+    X(DBL, idle_power_W)                                                                           \
+    X(DBL, energy_polled_J)                                                                        \
+    X(STR, energy_source)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -115,3 +115,9 @@ extern "C" double gpu_occupancy(const void *fn, int threads, long blocks)
         resident = (double)blocks;
     return resident * threads / ((double)sms * max_threads);
 }
+
+extern "C" int gpu_pci_bus_id(char *buf, int len)
+{
+    int dev;
+    return cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess;
+}

@@ -37,6 +37,10 @@ double gpu_occupancy(const void *fn, int threads, long blocks);
 /* Free device memory in bytes, 0 on error. */
 size_t gpu_memory_free(void);
 
+/* The current device's PCI bus id ("0000:1A:00.0"), which names it to NVML whatever
+ * CUDA_VISIBLE_DEVICES renumbers; nonzero on error. */
+int gpu_pci_bus_id(char *buf, int len);
+
 #ifdef __cplusplus
 }
 #endif

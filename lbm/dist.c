@@ -741,3 +741,19 @@ void dist_case_end(struct dist_run *r)
         MPI_Barrier(MPI_COMM_WORLD);
 #endif
 }
+
+int dist_run_max(struct dist_run *r, int v)
+{
+    return dist_any(r, v); /* dist_any is the maximum of the flags */
+}
+
+void dist_run_sum(struct dist_run *r, double *v, int n)
+{
+#ifdef LBMR_WITH_MPI
+    if (r->size > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, r->comm);
+#else
+    (void)r;
+    (void)v;
+    (void)n;
+#endif
+}

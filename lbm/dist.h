@@ -54,5 +54,9 @@ int dist_neighbours(const struct dist_run *r); /* halo messages this rank sends 
  * neighbours */
 const char *dist_halo_used(const struct dist_run *r);
 void dist_case_end(struct dist_run *r); /* frees; collective over the job */
+/* The largest v over the run's ranks, and element-wise sums of v[0..n) (NaN anywhere stays NaN):
+ * collective over the run's ranks. */
+int dist_run_max(struct dist_run *r, int v);
+void dist_run_sum(struct dist_run *r, double *v, int n);
 
 #endif

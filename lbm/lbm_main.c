@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "dist.h"
 #include "output.h"
+#include "energy.h"
 #include "progress.h"
 #include "lbm.h"
 #include "lbm_opts.h"
@@ -28,6 +29,8 @@ struct run_ctx {
     struct sysinfo_host host;
     struct output out; /* rank 0's */
     double *times;
+    int ntimes; /* room in times */
+    struct energy_session energy;
     int failures, ncases, icase, rows;
     int write_failed; /* the output cannot be written: exit OUTPUT_EXIT */
     struct progress prog;
@@ -58,8 +61,9 @@ static double mass_tolerance(enum prec p)
 }
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct lbm_case *c,
-                     const struct lbm_launch *u, const struct stats *st, int steps, double drift,
-                     int pass, const struct dist_facts *df)
+                     const struct lbm_launch *u, const struct stats *st, int steps, int reps,
+                     double drift, int pass, const struct dist_facts *df,
+                     const struct energy_reading *e, double idle_W)
 {
     const int ranks = df->procs[0] * df->procs[1] * df->procs[2];
     double prog_b, dram_b, cells = (double)(c->nx * c->ny * c->nz);
@@ -82,7 +86,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->blocks = u->blocks;
     r->occupancy = u->occupancy;
     r->steps = steps;
-    r->reps = x->o->reps;
+    r->reps = reps;
     r->t_min_s = st->min / steps;
     r->t_med_s = st->med / steps;
     r->t_max_s = st->max / steps;
@@ -119,6 +123,61 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
         if (c->collision == LBM_TRT)
             r->trt_magic = LBM_TRT_MAGIC;
     }
+    /* the energy window held every timed update of every rank: cells x steps x reps */
+    energy_fill_row(r, e, idle_W, cells * steps * reps, dram_b * cells * steps * reps);
+}
+
+/* Timed repetitions that fill the energy window, from one repetition's estimated seconds (0: no
+ * estimate), at least at_least; the user's count when nothing is measured. The same on every rank
+ * of the run. */
+static int window_reps(struct run_ctx *x, struct dist_run *run, double rep_s, int at_least,
+                       char *err, size_t errlen)
+{
+    int reps = x->o->reps > at_least ? x->o->reps : at_least;
+    if (x->energy.m) reps = energy_reps_for_window(reps, rep_s, 100000);
+    reps = dist_run_max(run, reps);
+    if (reps > x->ntimes) {
+        double *t = realloc(x->times, (size_t)reps * sizeof *t);
+        if (!t) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        x->times = t;
+        x->ntimes = reps;
+    }
+    return reps;
+}
+
+/* Over several ranks the row's window is the run's: energies, powers and limits add, the clocks
+ * average, an event seen on any rank counts. A rank with nothing measured makes it empty. */
+static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_reading *e,
+                              int measured, double *idle_W)
+{
+    double v[7 + ENERGY_EVENT_COUNT];
+    if (ranks <= 1)
+        return;
+    v[0] = measured ? e->energy_J : NAN;
+    v[1] = measured ? e->polled_J : NAN;
+    v[2] = measured ? e->sm_clock_MHz : NAN;
+    v[3] = measured ? e->mem_clock_MHz : NAN;
+    v[4] = measured ? e->power_limit_W : NAN;
+    v[5] = *idle_W;
+    v[6] = measured ? e->samples : 0;
+    for (int i = 0; i < ENERGY_EVENT_COUNT; i++)
+        v[7 + i] = measured ? (double)(e->events >> i & 1) : 0;
+    dist_run_sum(run, v, 7 + ENERGY_EVENT_COUNT);
+    if (!measured)
+        return;
+    e->energy_J = v[0];
+    e->polled_J = v[1];
+    e->sm_clock_MHz = v[2] / ranks;
+    e->mem_clock_MHz = v[3] / ranks;
+    e->power_limit_W = v[4];
+    *idle_W = v[5];
+    e->samples = (int)v[6];
+    e->events = 0;
+    for (int i = 0; i < ENERGY_EVENT_COUNT; i++)
+        e->events |= (uint64_t)(v[7 + i] > 0) << i;
 }
 
 /* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). An
@@ -154,13 +213,14 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     struct stats st;
     struct csv_record row;
     struct dist_facts df;
-    double m0, m1, secs, drift, t_compute = 0;
+    struct energy_reading energy;
+    double m0, m1, secs, drift, t_compute = 0, rep_s = 0, idle_W = x->energy.idle_W;
     size_t bad0, bad1;
     uint64_t h0;
     /* aa's lattice reads back between pairs of updates: even counts throughout */
     const int pairs = whole->kernel == LBM_AA;
     const int warmup = x->o->warmup + (pairs && x->o->warmup % 2);
-    int steps = x->o->steps + (pairs && x->o->steps % 2), pass, failed;
+    int steps = x->o->steps + (pairs && x->o->steps % 2), pass, failed, reps, measured;
     const int ranks = procs[0] * procs[1] * procs[2];
     char err[512] = "", what[200];
 
@@ -191,6 +251,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         goto fail;
     if (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err))
         goto fail;
+    if (warmup > 0) rep_s = secs / warmup; /* per update, for now */
     if (steps == 0) {
         /* as many updates as fill about TARGET_REP_SECONDS, judged from a timed probe */
         if (dist_step(run, s, 2, 1, overlap, &secs, err, sizeof err))
@@ -198,7 +259,12 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         steps = (int)ceil(TARGET_REP_SECONDS / (secs / 2));
         steps = steps < 2 ? 2 : (steps > 100000 ? 100000 : steps);
         steps += pairs && steps % 2;
+        rep_s = secs / 2;
     }
+    rep_s *= steps; /* 0 without warm-up or probe: the user's --reps stand */
+    reps = window_reps(x, run, rep_s, 0, err, sizeof err);
+    if (reps < 0)
+        goto fail;
     if (dist_neighbours(run) > 0 || ranks > 1) {
         /* the same updates without the exchange (their results are discarded): what the
          * halos add is the difference of the medians */
@@ -213,8 +279,25 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err))
         goto fail;
     dist_sum(run, &m0, &bad0, &h0);
-    if (time_reps(x, run, s, steps, x->o->reps, 1, overlap, err, sizeof err))
-        goto fail;
+    for (int tries = 1;; tries++) { /* until the window is long enough: probe estimates err */
+        int more;
+        measured = energy_session_begin(&x->energy) == 0;
+        failed = time_reps(x, run, s, steps, reps, 1, overlap, err, sizeof err);
+        if (measured) /* a window that measured nothing still has its clocks */
+            energy_session_end(&x->energy, &energy);
+        if (failed)
+            goto fail;
+        more = measured ? energy_retry_reps(&energy, reps, tries, 100000) : 0;
+        more = dist_run_max(run, more); /* every rank runs the same sets */
+        if (!more)
+            break;
+        reps = window_reps(x, run, 0, more, err, sizeof err);
+        if (reps < 0)
+            goto fail;
+    }
+    if (measured)
+        energy_session_report(&x->energy, &energy);
+    energy_over_ranks(run, ranks, &energy, measured, &idle_W);
     if (lbm_check(s, &m1, &bad1, &df.hash, err, sizeof err))
         goto fail;
     dist_sum(run, &m1, &bad1, &df.hash);
@@ -222,7 +305,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     s = NULL;
     dist_case_end(run);
     run = NULL;
-    stats_compute(x->times, (size_t)x->o->reps, &st);
+    stats_compute(x->times, (size_t)reps, &st);
     df.comm_s = ranks > 1 ? (st.med - t_compute > 0 ? st.med - t_compute : 0) / steps : 0;
     /* a lattice holding non-finite values has no relative error worth writing: nan */
     drift = bad0 || bad1 ? NAN : fabs(m1 - m0) / m0;
@@ -238,7 +321,8 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         global.nz = g[2];
         if (ranks == 1) /* the reference for this case's efficiencies */
             x->base_mflups = (double)(g[0] * g[1] * g[2]) / (st.med / steps) * 1e-6;
-        fill_row(&row, x, &global, &used, &st, steps, drift, pass, &df);
+        fill_row(&row, x, &global, &used, &st, steps, reps, drift, pass, &df,
+                 measured ? &energy : NULL, idle_W);
     }
     if (!pass) {
         fprintf(stderr, "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
@@ -522,6 +606,7 @@ int main(int argc, char **argv)
                   dist_size() > 1 ? " per rank" : "", avail / 1073741824.0);
         goto done;
     }
+    x->ntimes = o->reps;
     x->times = malloc((size_t)o->reps * sizeof *x->times);
     if (!x->times) {
         rc = cli_error(prog, 1, "out of memory");
@@ -536,6 +621,10 @@ int main(int argc, char **argv)
     rc = dist_max_int(rc);
     if (rc)
         goto done;
+    /* a cpu run over several ranks: the ranks of a node share the packages powercap reads */
+    energy_session_open(&x->energy, dist_rank() == 0 ? prog : NULL,
+                        strcmp(lbm_backend_name, "cpu") != 0 || dist_size() == 1,
+                        "the ranks of a cpu run share the packages that powercap reads");
     rc = sweep(x, 1, &largest);
     if (rc == -2) {
         if (dist_rank() == 0)
@@ -554,6 +643,7 @@ int main(int argc, char **argv)
     if (x->write_failed)
         rc = OUTPUT_EXIT;
 done:
+    energy_session_close(&x->energy);
     if (output_close(&x->out, err, sizeof err))
         rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     rc = dist_max_int(rc);

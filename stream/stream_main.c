@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "output.h"
+#include "energy.h"
 #include "progress.h"
 #include "stats.h"
 #include "stream.h"
@@ -25,6 +26,8 @@ struct run_ctx {
     const struct sysinfo_host *host;
     struct output out;
     double *times;
+    int ntimes; /* room in times */
+    struct energy_session energy;
     int failures;
     int ncases, icase, rows;
     int write_failed; /* the output cannot be written: exit OUTPUT_EXIT */
@@ -81,8 +84,8 @@ static double largest_case_bytes(const struct stream_device *d, const struct str
 }
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct stream_case *c,
-                     const struct stream_launch *u, const struct stats *st, size_t bad,
-                     double max_err)
+                     const struct stream_launch *u, const struct stats *st, int reps, size_t bad,
+                     double max_err, const struct energy_reading *e)
 {
     struct stream_traffic tr;
     double n = (double)c->n;
@@ -106,7 +109,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->read_offset = (int64_t)c->read_offset;
     r->write_offset = (int64_t)c->write_offset;
     r->steps = 1;
-    r->reps = x->o->reps;
+    r->reps = reps;
     r->t_min_s = st->min;
     r->t_med_s = st->med;
     r->t_max_s = st->max;
@@ -119,6 +122,34 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->bw_dram_med_GBs = tr.dram_bytes * n / st->med * 1e-9;
     r->max_rel_err = max_err;
     csv_set(r->verified, bad == 0 ? "pass" : "fail");
+    /* the energy window held every timed repetition: n elements x reps */
+    energy_fill_row(r, e, x->energy.idle_W, 0, tr.dram_bytes * n * reps);
+}
+
+/* Repetitions that fill the energy window, judged from the warm-up (or one probe run when there
+ * is none); the user's count when nothing is measured. */
+static int window_reps(struct run_ctx *x, struct stream_arrays *s, char *err, size_t errlen)
+{
+    int reps = x->o->reps;
+    double rep_s = 0;
+    if (!x->energy.m)
+        return reps;
+    if (x->o->warmup == 0 && stream_run(s, 1, x->times, err, errlen))
+        return -1;
+    rep_s = x->times[0];
+    for (int i = 1; i < x->o->warmup; i++)
+        rep_s = x->times[i] < rep_s ? x->times[i] : rep_s;
+    reps = energy_reps_for_window(reps, rep_s, 1000000);
+    if (reps > x->ntimes) {
+        double *t = realloc(x->times, (size_t)reps * sizeof *t);
+        if (!t) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        x->times = t;
+        x->ntimes = reps;
+    }
+    return reps;
 }
 
 /* `reps` runs of the kernel, one call each, so that an interrupt is seen between two of them. */
@@ -143,8 +174,10 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     struct stream_launch used;
     struct stats st;
     struct csv_record row;
+    struct energy_reading energy;
     size_t bad = 0;
     double max_err = 0;
+    int reps, measured, failed;
     char err[256];
 
     char what[128];
@@ -157,17 +190,42 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
         goto fail;
     if (x->o->warmup > 0 && run_reps(s, x->o->warmup, x->times, err, sizeof err))
         goto fail;
-    if (run_reps(s, x->o->reps, x->times, err, sizeof err))
+    reps = window_reps(x, s, err, sizeof err);
+    if (reps < 0)
         goto fail;
+    for (int tries = 1;; tries++) { /* until the window is long enough: warm-up estimates err */
+        int more;
+        measured = energy_session_begin(&x->energy) == 0;
+        failed = run_reps(s, reps, x->times, err, sizeof err);
+        if (measured) /* a window that measured nothing still has its clocks */
+            energy_session_end(&x->energy, &energy);
+        if (failed)
+            goto fail;
+        more = measured ? energy_retry_reps(&energy, reps, tries, 1000000) : 0;
+        if (!more)
+            break;
+        if (more > x->ntimes) {
+            double *t = realloc(x->times, (size_t)more * sizeof *t);
+            if (!t) {
+                snprintf(err, sizeof err, "out of memory");
+                goto fail;
+            }
+            x->times = t;
+            x->ntimes = more;
+        }
+        reps = more;
+    }
+    if (measured)
+        energy_session_report(&x->energy, &energy);
     if (stream_check(s, &bad, &max_err, err, sizeof err))
         goto fail;
     stream_free(s);
     s = NULL;
-    if (stats_compute(x->times, (size_t)x->o->reps, &st)) {
+    if (stats_compute(x->times, (size_t)reps, &st)) {
         snprintf(err, sizeof err, "invalid timings");
         goto fail;
     }
-    fill_row(&row, x, c, &used, &st, bad, max_err);
+    fill_row(&row, x, c, &used, &st, reps, bad, max_err, measured ? &energy : NULL);
     if (bad) {
         fprintf(stderr, "%s: VERIFICATION FAILED: %s %s n=%zu: %zu of %zu destination elements "
                         "wrong\n", prog, stream_kernel_names[c->kernel], prec_name(c->prec), c->n,
@@ -305,7 +363,8 @@ int main(int argc, char **argv)
     x.o = o;
     x.dev = &dev;
     x.host = &host;
-    x.times = malloc((size_t)(o->reps > o->warmup ? o->reps : o->warmup) * sizeof *x.times);
+    x.ntimes = o->reps > o->warmup ? o->reps : o->warmup;
+    x.times = malloc((size_t)x.ntimes * sizeof *x.times);
     x.ncases = sweep(&x, 1);
     if (!x.times) {
         rc = cli_error(prog, 1, "out of memory");
@@ -316,6 +375,7 @@ int main(int argc, char **argv)
         rc = cli_error(prog, rc, "%s", err);
         goto done;
     }
+    energy_session_open(&x.energy, prog, 1, "");
     progress_start(&x.prog, prog, x.ncases);
     rc = sweep(&x, 0);
     if (rc == -2) {
@@ -333,6 +393,7 @@ int main(int argc, char **argv)
     if (x.write_failed)
         rc = OUTPUT_EXIT;
 done:
+    energy_session_close(&x.energy);
     if (output_close(&x.out, err, sizeof err))
         rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     free(x.times);

@@ -1,0 +1,108 @@
+/* energy.h: energy and clocks over one timed repetition set. Each backend defines the meter
+ * (cpu/cpu_energy.c: Linux powercap; gpu/gpu_energy.c: NVML); the drivers open it once, wrap
+ * every timed set in begin/end and write what it read (energy.c) into the row. Meters never
+ * print: they return nonzero with the reason in the caller's buffer. */
+#ifndef SUITE_ENERGY_H
+#define SUITE_ENERGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Shortest window worth measuring, in seconds: NVML's counter updates every 20-100 ms and
+ * RAPL's every ~1 ms but with jitter, so a 1 s window keeps the counter's step under ~10%.
+ * The drivers raise the timed repetitions until the set lasts at least this long. */
+#define ENERGY_MIN_WINDOW_S 1.0
+/* What the repetition count aims at, a margin above the minimum for run-to-run noise. */
+#define ENERGY_TARGET_WINDOW_S 1.25
+/* Tries at a timed set before a short window is accepted (each aims longer than the last). */
+#define ENERGY_WINDOW_TRIES 3
+/* Idle power: one window of this many seconds with the device open and nothing running. */
+#define ENERGY_IDLE_WINDOW_S 1.0
+
+/* Clock-event (throttle) reasons, bit i named energy_event_names[i] in the row. */
+#define ENERGY_EVENTS(X)                                                                           \
+    X(ENERGY_EV_SW_POWER_CAP, "sw_power_cap")                                                      \
+    X(ENERGY_EV_HW_SLOWDOWN, "hw_slowdown")                                                        \
+    X(ENERGY_EV_SW_THERMAL, "sw_thermal")                                                          \
+    X(ENERGY_EV_HW_THERMAL, "hw_thermal")                                                          \
+    X(ENERGY_EV_HW_POWER_BRAKE, "hw_power_brake")                                                  \
+    X(ENERGY_EV_SYNC_BOOST, "sync_boost")                                                          \
+    X(ENERGY_EV_APP_CLOCKS, "app_clocks")                                                          \
+    X(ENERGY_EV_DISPLAY_CLOCKS, "display_clocks")
+#define ENERGY_EVENT_ENUM(id, name) id,
+enum energy_event { ENERGY_EVENTS(ENERGY_EVENT_ENUM) ENERGY_EVENT_COUNT };
+#undef ENERGY_EVENT_ENUM
+extern const char *const energy_event_names[ENERGY_EVENT_COUNT];
+
+/* What one window read. NaN where the meter cannot tell. */
+struct energy_reading {
+    double energy_J;      /* counter difference over the window */
+    double seconds;       /* wall time of the window (monotonic clock) */
+    double polled_J;      /* power samples (every ~10 ms) integrated over the window; NaN: none */
+    double sm_clock_MHz;  /* mean of the samples (gpu) */
+    double mem_clock_MHz; /* mean of the samples (gpu) */
+    double power_limit_W; /* enforced limit (gpu) or package long-term limit (cpu) */
+    int samples;          /* clock and power samples taken; 0 where the meter takes none */
+    uint64_t events;      /* bit per enum energy_event seen in any sample */
+    char source[64];      /* "nvml", "powercap package-0+dram" */
+};
+
+struct energy_meter;
+
+/* Opens this backend's meter for the device the backend opened. Nonzero: none, why says why. */
+int energy_meter_open(struct energy_meter **m, char *why, size_t whylen);
+/* Reads the counters (and starts the sampler) at the start of a window. */
+int energy_meter_begin(struct energy_meter *m, char *why, size_t whylen);
+/* Reads them at its end. Nonzero (why says why): this window has no energy (e.g. the counter did
+ * not advance); the meter stays usable. */
+int energy_meter_end(struct energy_meter *m, struct energy_reading *r, char *why, size_t whylen);
+void energy_meter_close(struct energy_meter *m);
+
+/* energy.c: the drivers' side. */
+void energy_reading_clear(struct energy_reading *r);
+/* Mean power over ENERGY_IDLE_WINDOW_S with nothing running (W); NaN and why when unknown. */
+double energy_idle_power(struct energy_meter *m, char *why, size_t whylen);
+/* The timed repetitions a set needs to last ENERGY_TARGET_WINDOW_S when one lasts rep_s
+ * seconds: at least `reps`, at most `cap`. */
+int energy_reps_for_window(int reps, double rep_s, int cap);
+/* "none" or the names of the events seen joined by '+'. */
+void energy_events_text(uint64_t events, char *buf, size_t len);
+
+/* The drivers' handle: the meter, idle power, and whether a failure was already said (stderr
+ * carries one line per reason class: none at all, or the first window that measured nothing). */
+struct energy_session {
+    struct energy_meter *m; /* NULL: nothing is measured */
+    double idle_W;
+    const char *prog;
+    int said;
+    char why[256]; /* why the last window measured nothing */
+};
+/* Opens the meter (enabled = 0, or LBMR_ENERGY=off in the environment: says why_off instead) and
+ * measures idle power; on failure prints one line and leaves s->m NULL. Never fails the run. */
+void energy_session_open(struct energy_session *s, const char *prog, int enabled,
+                         const char *why_off);
+/* Wrap one timed set. begin returns 1 when this window will not be measured; end fills e and
+ * returns 0, or 1 (e then has no energy; why is kept for energy_session_report). */
+int energy_session_begin(struct energy_session *s);
+int energy_session_end(struct energy_session *s, struct energy_reading *e);
+/* Once the row's window is final: says why it has no energy, the first time that happens. */
+void energy_session_report(struct energy_session *s, const struct energy_reading *e);
+/* After a measured set of `reps` that made reading e on try `tries` (from 1): the repetitions for
+ * another try when the window fell short of ENERGY_MIN_WINDOW_S, else 0 (keep this one). */
+int energy_retry_reps(const struct energy_reading *e, int reps, int tries, int cap);
+void energy_session_close(struct energy_session *s);
+
+struct csv_record;
+/* Fills the energy columns of a row from a window that covered `work` updates (lbm, else 0) and
+ * `bytes` modelled DRAM bytes; r->energy_J stays empty when e is NULL. */
+void energy_fill_row(struct csv_record *row, const struct energy_reading *e, double idle_W,
+                     double work, double bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
