@@ -84,8 +84,13 @@ fi
 # (SUITE_LBM_CPU_ARGS="--size 64" for a quick look; cache-resident rows are flagged, not headlines).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 out="${SUITE_RESULTS:-$here/results}/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
-[ -e "$out" ] && { say "$out exists; not overwriting it"; exit 1; }
-mkdir -p "$out" || { say "cannot create $out"; exit 3; }
+mkdir -p "$(dirname "$out")" || { say "cannot create $(dirname "$out")"; exit 3; }
+# never over an earlier run: a second run within the same second gets a suffix
+base=$out i=1
+until mkdir "$out" 2>/dev/null; do
+    [ -d "$out" ] || { say "cannot create $out"; exit 3; }
+    i=$((i + 1)) out=$base-$i
+done
 say "results in $out"
 
 # CPU rows carry a theoretical bandwidth when the user gives one or the memory tables say it.
