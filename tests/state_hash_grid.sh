@@ -104,10 +104,22 @@ sweep() {
     nrun=$((nrun + 1))
 }
 
+[ "$subset" = 1 ] && echo "state_hash_grid: --subset: the $subset_dims box only"
 # Busy-waiting OpenMP threads crawl on a loaded machine; waiting passively changes no result.
 export OMP_WAIT_POLICY=passive
-cpus=$(nproc)
+cpus=$(nproc) have_mpi=0
+[ -n "$mpiexec" ] && command -v "$mpiexec" >/dev/null && have_mpi=1
 left_out=() # awk conditions on the key's fields for rows this run cannot produce
+if [ "$gpu" = 0 ] && [ "$cpus" -lt 2 ]; then
+    left_out+=('$10 == 2')
+    echo "state_hash_grid: this process may use $cpus CPU: the 2-thread rows are not checked"
+fi
+if [ "$gpu" = 0 ] && [ "$have_mpi" = 0 ]; then
+    left_out+=('$11 > 1')
+    echo "state_hash_grid: no MPI launcher given or found: the rows on several ranks are not checked"
+fi
+[ "$update" = 1 ] && [ ${#left_out[@]} -gt 0 ] && fail "--update needs the whole grid (2 CPUs, --mpiexec)"
+
 if [ "$gpu" = 1 ]; then
     sweep gpu -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,aa,pull_aos --block 32,128
 else
@@ -116,11 +128,8 @@ else
     if [ "$cpus" -ge 2 ]; then
         sweep threads -- 12x12x12,17x9x6,33x7x5 --pad 0,3 --kernel pull,pull_nt,aa,pull_aos \
             --threads 2
-    else
-        left_out+=('$10 == 2')
-        echo "state_hash_grid: this process may use $cpus CPU: the 2-thread rows are not checked"
     fi
-    if [ -n "$mpiexec" ] && command -v "$mpiexec" >/dev/null; then
+    if [ "$have_mpi" = 1 ]; then
         # Open MPI refuses root (CI containers run as root) and more ranks than cores unless told;
         # one OpenMP thread per rank. LeakSanitizer would report Open MPI's own allocations at
         # exit (tests/mpi_same_state.sh says why they cannot be suppressed).
@@ -134,12 +143,8 @@ else
             --procs 2x1x1,1x1x2 --overlap on,off --halo device,node,host
         sweep ranks4 "$mpiexec" "${mflags[@]}" -n 4 -- 12x12x12,17x9x6,33x7x5 \
             --kernel pull,pull_nt --procs 4x1x1,1x4x1,1x1x4,2x2x1,2x1x2,1x2x2
-    else
-        left_out+=('$11 > 1')
-        echo "state_hash_grid: no MPI launcher given or found: the rows on several ranks are not checked"
     fi
 fi
-[ "$update" = 1 ] && [ ${#left_out[@]} -gt 0 ] && fail "--update needs the whole grid (2 CPUs, --mpiexec)"
 
 # key,state_hash per row, every run's rows together
 cols=(kernel collision geometry precision nx ny nz pad align threads ranks procs state_hash)
