@@ -70,11 +70,14 @@ struct lbm_coll_dp {
 /* LBM_FMA(a, b, c) = a * b + c: one rounding where the target has fused multiply-adds (GPUs,
  * x86 with FMA), written out in the source because the build keeps compilers from contracting
  * on their own (a vectorised loop and the scalar cells beside it must round alike); two
- * roundings elsewhere, where a library fma would be slow. */
+ * roundings elsewhere, where a library fma would be slow. LBM_FMA_FUSED says which: the states
+ * the two end in differ (tests/state_hash_grid.sh holds the fused ones). */
 #if defined(__CUDACC__) || defined(__FMA__) || defined(__aarch64__)
+#define LBM_FMA_FUSED 1
 #define LBM_FMA_SP_(a, b, c) fmaf(a, b, c)
 #define LBM_FMA_DP_(a, b, c) fma(a, b, c)
 #else
+#define LBM_FMA_FUSED 0
 #define LBM_FMA_SP_(a, b, c) ((a) * (b) + (c))
 #define LBM_FMA_DP_(a, b, c) ((a) * (b) + (c))
 #endif
