@@ -338,13 +338,11 @@ struct limit {
 static void add_limit(struct limit *l, int *nl, const struct csv_row *r)
 {
     int k = 0;
-    if (!(r->power_limit_W > 0))
-        return;
+    if (!(r->power_limit_W > 0)) return;
     while (k < *nl && l[k].watts != r->power_limit_W)
         k++;
     if (k == *nl) {
-        if (*nl == MAX_LIMITS)
-            return;
+        if (*nl == MAX_LIMITS) return;
         l[k].watts = r->power_limit_W;
         l[k].devices[0] = '\0';
         (*nl)++;
@@ -375,8 +373,7 @@ static int write_energy(FILE *dat, FILE *gp, const struct csv_table *t)
         return -1;
     }
     for (size_t i = 0; i < t->n; i++)
-        if (has_energy(&t->rows[i]))
-            idx[n++] = i;
+        if (has_energy(&t->rows[i])) idx[n++] = i;
     roof_sort_rows(t, idx, n, cmp_energy_series);
     fprintf(gp, "set terminal svg size 1000,760 dynamic background rgb 'white' noenhanced\n"
                 "set output 'energy.svg'\n");
@@ -400,8 +397,7 @@ static int write_energy(FILE *dat, FILE *gp, const struct csv_table *t)
         add_limit(limits, &nlimits, r);
         while (q < nkernels && !roof_eq(kernels[q], r->kernel))
             q++;
-        if (q == nkernels)
-            kernels[nkernels++] = r->kernel;
+        if (q == nkernels) kernels[nkernels++] = r->kernel;
     }
     xmax *= 1.1;
     ymax *= 1.15;
@@ -426,8 +422,8 @@ static int write_energy(FILE *dat, FILE *gp, const struct csv_table *t)
         fprintf(gp, "set label ");
         gp_str(gp, label);
         /* at the foot of the line: the slopes' labels take the top and the right edge */
-        fprintf(gp, " at %.6g, graph %.3f right offset -0.5,0 tc rgb '#636363'\n",
-                limits[k].watts, 0.04 + 0.04 * k);
+        fprintf(gp, " at %.6g, graph %.3f right offset -0.5,0 tc rgb '#636363'\n", limits[k].watts,
+                0.04 + 0.04 * k);
     }
     /* lines of equal MFLUP/s per W: about four round slopes up to the best figure, each
      * labelled where it leaves the chart (the right edge, or the top) */
