@@ -270,7 +270,41 @@ static const struct num_check num_checks[] = {
     NUM("lbm", t_max_s, NEED_POSITIVE_OR_EMPTY),
     NUM("lbm", bw_dram_GBs, NEED_POSITIVE_OR_EMPTY),
     NUM("lbm", peak_bw_GBs, NEED_POSITIVE_OR_EMPTY),
+    /* energy (report, summary, table, gate, plot): a meter's figure is positive or absent */
+    NUM("lbm", energy_J, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", power_W, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", mflups_per_W, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", energy_polled_J, NEED_POSITIVE_OR_EMPTY),
+    NUM("lbm", power_limit_W, NEED_POSITIVE_OR_EMPTY),
+    NUM("stream", energy_J, NEED_POSITIVE_OR_EMPTY),
+    NUM("stream", power_W, NEED_POSITIVE_OR_EMPTY),
+    NUM("stream", GBs_per_W, NEED_POSITIVE_OR_EMPTY),
 };
+
+/* the counts energy per update divides by: an lbm row with energy_J needs each of them */
+static const struct {
+    const char *column;
+    size_t offset;
+} energy_counts[] = {
+    {"fluid_cells", offsetof(struct csv_row, fluid_cells)},
+    {"steps", offsetof(struct csv_row, steps)},
+    {"reps", offsetof(struct csv_row, reps)},
+};
+
+double roof_nJ_per_update(const struct csv_row *r)
+{
+    double updates;
+    if (!(r->energy_J > 0) || r->fluid_cells <= 0 || r->steps <= 0 || r->reps <= 0) return NAN;
+    /* energy_J covers the timed set: every rank's fluid cells x steps x reps updates */
+    updates = (double)r->fluid_cells * (double)r->steps * (double)r->reps;
+    return r->energy_J / updates * 1e9;
+}
+
+double roof_polled_dev_pct(const struct csv_row *r)
+{
+    if (!(r->energy_J > 0) || !(r->energy_polled_J > 0)) return NAN;
+    return 100.0 * (r->energy_polled_J - r->energy_J) / r->energy_J;
+}
 
 int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len)
 {
@@ -290,6 +324,16 @@ int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t
                      "needs one there%s)",
                      t->files[i], t->lines[i], c->column, v, c->bench,
                      c->need == NEED_POSITIVE_OR_EMPTY ? ", or the field empty" : "");
+            return 1;
+        }
+        if (strcmp(r->bench, "lbm") != 0 || isnan(r->energy_J)) continue;
+        for (size_t k = 0; k < sizeof energy_counts / sizeof energy_counts[0]; k++) {
+            int64_t v = *(const int64_t *)((const char *)r + energy_counts[k].offset);
+            if (v > 0) continue;
+            snprintf(err, len,
+                     "%s:%ld: column %s: value %s is not a positive whole number (an lbm row "
+                     "with energy_J needs one there: energy per update divides by it)",
+                     t->files[i], t->lines[i], energy_counts[k].column, v < 0 ? "(empty)" : "0");
             return 1;
         }
     }

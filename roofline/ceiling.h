@@ -32,6 +32,13 @@ int roof_is_copy19(const char *kernel);
 double roof_mflups_med(const struct csv_row *r);
 double roof_mflups_min(const struct csv_row *r);
 
+/* Energy of one fluid-cell update, nJ: energy_J (the timed set: every rank, steps x reps) over
+ * fluid_cells x steps x reps; NaN where the row has no energy. */
+double roof_nJ_per_update(const struct csv_row *r);
+/* How far the integrated power samples (energy_polled_J) lie from the counter's energy_J,
+ * percent of energy_J (signed); NaN where either is missing. */
+double roof_polled_dev_pct(const struct csv_row *r);
+
 struct roof_ceilings; /* best copy and copy19 per (host, device, backend, precision, store kind) */
 int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **c);
 void roof_ceilings_free(struct roof_ceilings *c);

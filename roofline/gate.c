@@ -3,8 +3,11 @@
  * slower machine day raises no alarm. A drop is `regressed` when the current median lies below
  * the baseline's slowest repetition by more than the tolerance (beyond both the tolerance and
  * the baseline's own noise); a larger drop of the medians that stays within that spread is
- * `inconclusive`. A current row that failed verification is `failed`. Both runs are indexed
- * (sorted cases, binary search): n log n. */
+ * `inconclusive`. A current row that failed verification is `failed`. With --gate-energy the
+ * cases' MFLUP/s per W get the same rule in their own column (energy_status): percent of the
+ * baseline's figure, the noise being the two windows' meter disagreement (a window is one
+ * measurement: it has no repetitions to spread). Both runs are indexed (sorted cases, binary
+ * search): n log n. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +23,8 @@ struct gate_case {
     int64_t nx, ny, nz, pad, align;
     double med, min; /* percent of ceiling: best median of the key's rows, its slowest rep */
     double spread;   /* (t_max - t_min) / t_med of that row, percent; NaN when unknown */
+    double epw;      /* MFLUP/s per W: the best of the key's rows with energy; NaN when none */
+    double epw_dev;  /* |energy_polled_J - energy_J| / energy_J of that row, percent; NaN */
     int failed;      /* a row of the key failed verification */
     size_t first;    /* first row (or line) of the key, for the output order */
     char *text;      /* owns the strings of a case read from a roofline.csv */
@@ -108,7 +113,7 @@ static int cases_of(const struct csv_table *t, int skip_failed, struct gate_case
             g = &cs[(*nout)++];
             memset(g, 0, sizeof *g);
             case_key(g, r);
-            g->med = g->min = g->spread = NAN;
+            g->med = g->min = g->spread = g->epw = g->epw_dev = NAN;
             g->first = idx[k];
         }
         g = &cs[*nout - 1];
@@ -117,6 +122,10 @@ static int cases_of(const struct csv_table *t, int skip_failed, struct gate_case
             g->med = e.pct_med;
             g->min = e.pct_min;
             g->spread = r->t_med_s > 0 ? 100.0 * (r->t_max_s - r->t_min_s) / r->t_med_s : NAN;
+        }
+        if (r->mflups_per_W > 0 && (isnan(g->epw) || r->mflups_per_W > g->epw)) {
+            g->epw = r->mflups_per_W;
+            g->epw_dev = fabs(roof_polled_dev_pct(r));
         }
     }
     roof_ceilings_free(c);
@@ -139,22 +148,41 @@ enum {
     B_ALIGN,
     B_MED,
     B_MIN,
+    B_EPW,
+    B_EDEV,
     B_FLAGS,
     B_NCOLS
 };
-static const char *const bcols[B_NCOLS] = {
-    "device", "backend", "kernel", "collision",          "precision",          "nx",   "ny",
-    "nz",     "pad",     "align",  "pct_of_ceiling_med", "pct_of_ceiling_min", "flags"};
+static const char *const bcols[B_NCOLS] = {"device",
+                                           "backend",
+                                           "kernel",
+                                           "collision",
+                                           "precision",
+                                           "nx",
+                                           "ny",
+                                           "nz",
+                                           "pad",
+                                           "align",
+                                           "pct_of_ceiling_med",
+                                           "pct_of_ceiling_min",
+                                           "mflups_per_W",
+                                           "energy_polled_dev_pct",
+                                           "flags"};
 
-static int report_value(const char *path, long line, const char *col, const char *text, int whole,
-                        double *v)
+/* what a number read from a roofline.csv must be */
+enum value_kind { V_REAL, V_WHOLE, V_SIGNED };
+
+static int report_value(const char *path, long line, const char *col, const char *text,
+                        enum value_kind kind, double *v)
 {
+    static const char *const what[] = {"non-negative finite number", "non-negative whole number",
+                                       "finite number"};
     char *end;
     *v = strtod(text, &end);
-    if (*text == '\0' || *end || !isfinite(*v) || *v < 0 || (whole && *v != floor(*v))) {
+    if (*text == '\0' || *end || !isfinite(*v) || (kind != V_SIGNED && *v < 0) ||
+        (kind == V_WHOLE && *v != floor(*v))) {
         fprintf(stderr, "roofline: --baseline %s:%ld: column %s: value '%.40s' is not a %s\n", path,
-                line, col, text,
-                whole ? "non-negative whole number" : "non-negative finite number");
+                line, col, text, what[kind]);
         return 1;
     }
     return 0;
@@ -187,7 +215,7 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
                 for (int i = 0; i < n; i++)
                     if (strcmp(fields[i], bcols[c]) == 0)
                         map[c] = i;
-                if (map[c] < 0 && c != B_MIN && c != B_FLAGS) {
+                if (map[c] < 0 && c != B_MIN && c != B_FLAGS && c != B_EPW && c != B_EDEV) {
                     fprintf(stderr,
                             "roofline: --baseline %s:1: a roofline.csv needs the column "
                             "'%s'\n",
@@ -213,12 +241,16 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
             double v[B_NCOLS];
             size_t tl = 0;
             char *p;
-            for (int c = B_NX; c <= B_MIN; c++) {
-                if (map[c] < 0 || (c == B_MIN && *fields[map[c]] == '\0')) {
-                    v[c] = NAN;
+            for (int c = B_NX; c <= B_EDEV; c++) {
+                if (map[c] < 0 || (c >= B_MIN && *fields[map[c]] == '\0')) {
+                    v[c] = NAN; /* optional: an older report, or a row without energy */
                     continue;
                 }
-                if (report_value(path, lineno, bcols[c], fields[map[c]], c < B_MED, &v[c]))
+                if (report_value(path, lineno, bcols[c], fields[map[c]],
+                                 c < B_MED     ? V_WHOLE
+                                 : c == B_EDEV ? V_SIGNED
+                                               : V_REAL,
+                                 &v[c]))
                     goto out;
             }
             if (b->ncases == ncap) {
@@ -261,6 +293,8 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
             g->med = v[B_MED];
             g->min = isnan(v[B_MIN]) || v[B_MIN] > v[B_MED] ? v[B_MED] : v[B_MIN];
             g->spread = NAN;
+            g->epw = v[B_EPW] > 0 ? v[B_EPW] : NAN;
+            g->epw_dev = g->epw > 0 ? fabs(v[B_EDEV]) : NAN;
             g->first = (size_t)lineno;
         }
     }
@@ -275,11 +309,19 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
         for (size_t k = 0; k < b->ncases; k++) {
             struct gate_case *g = &b->cases[k];
             if (w && cmp_case(&b->cases[w - 1], g) == 0) {
-                if (g->med > b->cases[w - 1].med) {
-                    char *keep = b->cases[w - 1].text;
-                    b->cases[w - 1] = *g;
+                struct gate_case *kept = &b->cases[w - 1];
+                double epw = kept->epw, dev = kept->epw_dev;
+                if (g->epw > 0 && !(g->epw <= epw)) { /* the best MFLUP/s per W, as for raw rows */
+                    epw = g->epw;
+                    dev = g->epw_dev;
+                }
+                if (g->med > kept->med) {
+                    char *keep = kept->text;
+                    *kept = *g;
                     g->text = keep;
                 }
+                kept->epw = epw;
+                kept->epw_dev = dev;
                 free(g->text);
                 continue;
             }
@@ -337,8 +379,41 @@ void roof_baseline_free(struct roof_baseline *b)
     memset(b, 0, sizeof *b);
 }
 
+/* the energy columns of one gate row */
+struct gate_energy {
+    double base, cur, delta, noise; /* MFLUP/s per W; delta and noise in percent of base */
+    const char *status;             /* "" where not gated */
+};
+
+/* The energy rule, in percent of the baseline's MFLUP/s per W: regressed when the drop exceeds
+ * the tolerance plus the noise (the two windows' meter disagreements added: each figure is
+ * known only to within its own), inconclusive when it exceeds the tolerance alone, improved
+ * when the rise exceeds the tolerance. A window without a cross-check adds no noise. Returns
+ * 1 when regressed. tol NaN: not gated (status empty). */
+static int energy_verdict(const struct gate_case *b, const struct gate_case *c, double tol,
+                          struct gate_energy *ge)
+{
+    ge->base = b ? b->epw : NAN;
+    ge->cur = c ? c->epw : NAN;
+    ge->delta = ge->base > 0 && ge->cur > 0 ? 100.0 * (ge->cur - ge->base) / ge->base : NAN;
+    ge->noise = isnan(ge->delta) ? NAN
+                : isnan(b->epw_dev) && isnan(c->epw_dev)
+                    ? NAN
+                    : (isnan(b->epw_dev) ? 0 : b->epw_dev) + (isnan(c->epw_dev) ? 0 : c->epw_dev);
+    ge->status = "";
+    if (isnan(tol) || isnan(ge->delta)) return 0;
+    if (-ge->delta > tol) {
+        int beyond = -ge->delta > tol + (isnan(ge->noise) ? 0 : ge->noise);
+        ge->status = beyond ? "regressed" : "inconclusive";
+        return beyond;
+    }
+    ge->status = ge->delta > tol ? "improved" : "ok";
+    return 0;
+}
+
 static void gate_row(FILE *out, const struct gate_case *k, const struct gate_case *b,
-                     const struct gate_case *c, double spread, const char *status)
+                     const struct gate_case *c, double spread, const char *status,
+                     const struct gate_energy *ge)
 {
     double bm = b ? b->med : NAN, cm = c ? c->med : NAN;
     roof_str(out, k->device, 0);
@@ -358,7 +433,12 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
     roof_num(out, spread, 0);
     roof_str(out, status, 0);
     roof_num(out, b ? b->min : NAN, 0);
-    roof_num(out, c ? c->min : NAN, 1);
+    roof_num(out, c ? c->min : NAN, 0);
+    roof_num(out, ge->base, 0);
+    roof_num(out, ge->cur, 0);
+    roof_num(out, ge->delta, 0);
+    roof_num(out, ge->noise, 0);
+    roof_str(out, ge->status, 1);
 }
 
 static double larger(double a, double b)
@@ -367,11 +447,11 @@ static double larger(double a, double b)
 }
 
 int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
-              const char *cur_names, double tol)
+              const char *cur_names, double tol, double energy_tol)
 {
     struct gate_case *cc = NULL, *bc = NULL, **match = NULL;
     size_t ncc = 0, nbc = 0, cur_lbm = 0, cur_ceil = 0, base_lbm = 0;
-    int regressed = 0, failed = 0, compared = 0, rc = 2;
+    int regressed = 0, failed = 0, compared = 0, rc = 2, energy_compared = 0, energy_regressed = 0;
     char *used = NULL;
     for (size_t i = 0; i < cur->n; i++)
         cur_lbm += strcmp(cur->rows[i].bench, "lbm") == 0;
@@ -449,10 +529,22 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
                 cur_ceil, cur_names, nbc, base->path);
         goto done;
     }
+    for (size_t k = 0; k < ncc; k++)
+        energy_compared +=
+            match[k] && !cc[k].failed && !isnan(cc[k].med) && cc[k].epw > 0 && match[k]->epw > 0;
+    if (!isnan(energy_tol) && energy_compared == 0) {
+        fprintf(stderr,
+                "roofline: gate: --gate-energy: no compared case has mflups_per_W in both the "
+                "baseline %s and the current files (%s): give rows measured with energy (an "
+                "NVML or powercap meter), or leave --gate-energy out\n",
+                base->path, cur_names);
+        goto done;
+    }
     /* all checks passed: now the CSV, in the current files' order, then the missing cases */
     fputs("device,backend,bench,kernel,collision,precision,nx,ny,nz,pad,align,"
           "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
-          "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min\n",
+          "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min,baseline_mflups_per_W,"
+          "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status\n",
           out);
     {
         /* cases are sorted by key; print them by first appearance, each with its match */
@@ -482,6 +574,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         const struct gate_case *c = &cc[k], *b = match[k];
         const char *status;
         double spread = c->spread;
+        struct gate_energy ge;
         if (c->failed) {
             status = "failed";
             failed++;
@@ -500,7 +593,9 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
                 status = -drop > tol ? "improved" : "ok";
             }
         }
-        gate_row(out, c, b, c, spread, status);
+        /* energy only where both runs measured a verified case (new, failed: nothing to gate) */
+        energy_regressed += energy_verdict(b, c, c->failed || !b ? (double)NAN : energy_tol, &ge);
+        gate_row(out, c, b, c, spread, status, &ge);
     }
     {
         /* baseline cases the current run lacks, in the baseline's order */
@@ -516,15 +611,23 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
                 miss[nm++].text = NULL;
             }
         qsort(miss, nm, sizeof *miss, by_first);
-        for (size_t k = 0; k < nm; k++)
-            gate_row(out, &miss[k], &miss[k], NULL, NAN, "missing");
+        for (size_t k = 0; k < nm; k++) {
+            struct gate_energy ge;
+            energy_verdict(&miss[k], NULL, NAN, &ge);
+            gate_row(out, &miss[k], &miss[k], NULL, NAN, "missing", &ge);
+        }
         free(miss);
     }
     fprintf(stderr,
             "roofline: gate: %d case(s) compared, %d regressed beyond %.3g points and the "
             "baseline's slowest repetition, %d failed verification\n",
             compared, regressed, tol, failed);
-    rc = regressed || failed ? 1 : 0;
+    if (!isnan(energy_tol))
+        fprintf(stderr,
+                "roofline: gate: --gate-energy: %d case(s) compared by MFLUP/s per W, %d "
+                "regressed beyond %.3g%% and the meters' disagreement\n",
+                energy_compared, energy_regressed, energy_tol);
+    rc = regressed || failed || energy_regressed ? 1 : 0;
 done:
     free(cc);
     if (!base->is_report)

@@ -1,7 +1,8 @@
 /* plot.c: the studies as SVG through gnuplot: the roofline (each roof = a copy bandwidth that
  * bounds LBM rows, over bytes per update; each kernel x precision x device its own colour in
  * the colour family of its roof), MFLUP/s against domain size and against padding (a colour
- * family per device, each dashed ceiling the colour of its series). The .gp files name their
+ * family per device, each dashed ceiling the colour of its series), and MFLUP/s against the mean
+ * power of the timed work (a colour family per device). The .gp files name their
  * .dat and .svg without a folder, so a moved results folder still renders (cd there; gnuplot
  * FILE.gp). gnuplot runs without a shell (fork, execvp), its stdout sent to stderr. */
 #define _POSIX_C_SOURCE 200809L
@@ -296,6 +297,194 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
     return blocks;
 }
 
+/* ---- 4. rate against power ---- */
+/* a series: one device's kernel x precision */
+static int cmp_energy_series(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
+        (c = strcmp(a->backend, b->backend)) || (c = strcmp(a->precision, b->precision)))
+        return c;
+    return strcmp(a->kernel, b->kernel);
+}
+
+static int has_energy(const struct csv_row *r)
+{
+    return strcmp(r->bench, "lbm") == 0 && r->power_W > 0 && r->mflups_per_W > 0;
+}
+
+/* a round step (1, 2 or 5 x a power of ten) that cuts [0, hi] into about `parts` */
+static double round_step(double hi, int parts)
+{
+    double raw = hi / parts, d = pow(10.0, floor(log10(raw)));
+    return raw <= d ? d : raw <= 2 * d ? 2 * d : raw <= 5 * d ? 5 * d : 10 * d;
+}
+
+/* the point shape of a kernel: filled for sp (and other precisions), open for dp */
+static int energy_point(int kernel, const char *precision)
+{
+    static const int filled[] = {7, 5, 9, 13, 11}, open[] = {6, 4, 8, 12, 10};
+    int k = kernel % 5;
+    return strcmp(precision, "dp") == 0 ? open[k] : filled[k];
+}
+
+/* the power limits of the devices, each distinct figure once with the devices that have it */
+#define MAX_LIMITS 8
+struct limit {
+    double watts;
+    char devices[512];
+};
+
+static void add_limit(struct limit *l, int *nl, const struct csv_row *r)
+{
+    int k = 0;
+    if (!(r->power_limit_W > 0)) return;
+    while (k < *nl && l[k].watts != r->power_limit_W)
+        k++;
+    if (k == *nl) {
+        if (*nl == MAX_LIMITS) return;
+        l[k].watts = r->power_limit_W;
+        l[k].devices[0] = '\0';
+        (*nl)++;
+    }
+    if (!strstr(l[k].devices, r->device)) {
+        size_t used = strlen(l[k].devices);
+        snprintf(l[k].devices + used, sizeof l[k].devices - used, "%s%s", used ? ", " : "",
+                 r->device);
+    }
+}
+
+/* MFLUP/s (the energy window's mean rate: mflups_per_W x power_W, so that a point's slope
+ * from the origin is its MFLUP/s per W) against mean power. A colour per device, a shape per
+ * kernel, filled for sp and open for dp; each legend entry gives its MFLUP/s per W; grey
+ * dotted lines of equal MFLUP/s per W through the origin, labelled where they leave the
+ * chart; a dashed line at each power limit. Returns 0, or -1 when out of memory. */
+static int write_energy(FILE *dat, FILE *gp, const struct csv_table *t)
+{
+    size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    const char **kernels = malloc((t->n ? t->n : 1) * sizeof *kernels);
+    const struct csv_row *machine = NULL;
+    struct limit limits[MAX_LIMITS];
+    double xmax = 0, ymax = 0, emax = 0, step;
+    int block = 0, family = -1, nlimits = 0, nkernels = 0;
+    if (!idx || !kernels) {
+        free(idx);
+        free(kernels);
+        return -1;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        if (has_energy(&t->rows[i])) idx[n++] = i;
+    roof_sort_rows(t, idx, n, cmp_energy_series);
+    fprintf(gp, "set terminal svg size 1000,760 dynamic background rgb 'white' noenhanced\n"
+                "set output 'energy.svg'\n");
+    if (n == 0) {
+        fputs("set title 'MFLUP/s against power: no lbm rows with energy (power_W, "
+              "mflups_per_W)'\n",
+              gp);
+        fputs(no_data, gp);
+        free(idx);
+        free(kernels);
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        double y = r->mflups_per_W * r->power_W;
+        int q = 0;
+        xmax = r->power_W > xmax ? r->power_W : xmax;
+        xmax = r->power_limit_W > xmax ? r->power_limit_W : xmax;
+        ymax = y > ymax ? y : ymax;
+        emax = r->mflups_per_W > emax ? r->mflups_per_W : emax;
+        add_limit(limits, &nlimits, r);
+        while (q < nkernels && !roof_eq(kernels[q], r->kernel))
+            q++;
+        if (q == nkernels) kernels[nkernels++] = r->kernel;
+    }
+    xmax *= 1.1;
+    ymax *= 1.15;
+    fprintf(gp,
+            "set title 'LBM MFLUP/s against mean power over the timed work (grey dotted: equal "
+            "MFLUP/s per W)'\n"
+            "set xlabel 'mean power during the timed repetitions, W (idle power not "
+            "subtracted)'\n"
+            "set ylabel 'MFLUP/s (mean over the energy window)'\n"
+            "set xrange [0:%.6g]\nset yrange [0:%.6g]\nset grid\n"
+            "set key outside below left Left reverse maxcols 2 title 'colour: device;  shape: "
+            "kernel;  filled: sp, open: dp'\n",
+            xmax, ymax);
+    for (int k = 0; k < nlimits; k++) {
+        char label[640];
+        fprintf(gp,
+                "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 1.5 lc rgb "
+                "'#636363'\n",
+                limits[k].watts, limits[k].watts);
+        snprintf(label, sizeof label, "power limit %.4g W (%s)", limits[k].watts,
+                 limits[k].devices);
+        fprintf(gp, "set label ");
+        gp_str(gp, label);
+        /* at the foot of the line: the slopes' labels take the top and the right edge */
+        fprintf(gp, " at %.6g, graph %.3f right offset -0.5,0 tc rgb '#636363'\n", limits[k].watts,
+                0.04 + 0.04 * k);
+    }
+    /* lines of equal MFLUP/s per W: about four round slopes up to the best figure, each
+     * labelled where it leaves the chart (the right edge, or the top) */
+    step = round_step(emax, 4);
+    fprintf(gp, "set style textbox opaque noborder\nplot "); /* labels hide what they cross */
+    for (int i = 1; i * step <= emax * 1.5 && i <= 12; i++) {
+        double s = i * step, x = xmax, y = s * xmax, above = 0.6; /* above a shallow line */
+        if (y > ymax) {
+            x = ymax / s; /* leaves through the top: the label under the edge, left of it */
+            y = ymax;
+            above = -0.6;
+        }
+        fprintf(gp, "%s%.6g*x with lines dt 3 lw 1.2 lc rgb '#969696' notitle", i > 1 ? ", " : "",
+                s);
+        fprintf(gp,
+                ", '+' using (%.6g):(%.6g):('%.4g MFLUP/s per W') every ::0::0 with labels "
+                "boxed right offset -0.4,%.1f tc rgb '#737373' notitle",
+                x, y, s, above);
+    }
+    for (size_t k = 0; k < n;) {
+        const struct csv_row *r = &t->rows[idx[k]];
+        double lo = INFINITY, hi = 0;
+        char title[640], per_w[64];
+        int q = 0;
+        size_t j = k;
+        if (!machine || !same_machine(machine, r)) {
+            machine = r;
+            family++;
+        }
+        while (!roof_eq(kernels[q], r->kernel))
+            q++;
+        fprintf(dat, "# %s %s %s %s %s: power_W, window MFLUP/s, MFLUP/s per W\n", r->host,
+                r->device, r->backend, r->precision, r->kernel);
+        for (; j < n && cmp_energy_series(&t->rows[idx[j]], r) == 0; j++) {
+            const struct csv_row *p = &t->rows[idx[j]];
+            fprintf(dat, "%.6g %.6g %.6g\n", p->power_W, p->mflups_per_W * p->power_W,
+                    p->mflups_per_W);
+            lo = p->mflups_per_W < lo ? p->mflups_per_W : lo;
+            hi = p->mflups_per_W > hi ? p->mflups_per_W : hi;
+        }
+        fprintf(dat, "\n\n");
+        if (j - k == 1)
+            snprintf(per_w, sizeof per_w, "%.1f", hi);
+        else
+            snprintf(per_w, sizeof per_w, "%.1f-%.1f", lo, hi);
+        snprintf(title, sizeof title, "%s %s %s %s: %s MFLUP/s per W", r->device, r->backend,
+                 r->kernel, r->precision, per_w);
+        fprintf(gp,
+                ", \\\n    'energy.dat' index %d using 1:2 with points pt %d ps 1.8 lw 2 lc rgb "
+                "'%s' title ",
+                block, energy_point(q, r->precision), colour(family, 1));
+        gp_str(gp, title);
+        block++;
+        k = j;
+    }
+    fprintf(gp, "\n");
+    free(idx);
+    free(kernels);
+    return 0;
+}
+
 /* the first executable `gnuplot` on PATH */
 static int have_gnuplot(void)
 {
@@ -357,7 +546,7 @@ static int run_gnuplot(const char *dir, const char *script)
 
 int roof_plot(const char *dir, const struct csv_table *t)
 {
-    static const char *const names[] = {"roofline", "size", "padding"};
+    static const char *const names[] = {"roofline", "size", "padding", "energy"};
     struct roof_ceilings *c = NULL;
     int rc = 0;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -369,7 +558,7 @@ int roof_plot(const char *dir, const struct csv_table *t)
         fprintf(stderr, "roofline: out of memory\n");
         return 2;
     }
-    for (int i = 0; i < 3 && rc == 0; i++) {
+    for (int i = 0; i < 4 && rc == 0; i++) {
         char dname[32], gname[32];
         FILE *dat, *gp;
         int w = 0;
@@ -386,6 +575,8 @@ int roof_plot(const char *dir, const struct csv_table *t)
         }
         if (i == 0) {
             w = write_roofline(dat, gp, t, c);
+        } else if (i == 3) {
+            w = write_energy(dat, gp, t) < 0;
         } else {
             int vary_pad = i == 2;
             w = write_series(dat, gp, t, c, vary_pad);
@@ -409,11 +600,12 @@ int roof_plot(const char *dir, const struct csv_table *t)
     if (!have_gnuplot()) {
         fprintf(stderr,
                 "roofline: gnuplot not found: the plots are written as .gp and .dat in "
-                "%s; render them there with: gnuplot roofline.gp size.gp padding.gp\n",
+                "%s; render them there with: gnuplot roofline.gp size.gp padding.gp "
+                "energy.gp\n",
                 dir);
         return 0;
     }
-    for (int i = 0; i < 3 && rc == 0; i++) {
+    for (int i = 0; i < 4 && rc == 0; i++) {
         char gname[32];
         snprintf(gname, sizeof gname, "%s.gp", names[i]);
         if (run_gnuplot(dir, gname))

@@ -27,9 +27,12 @@ int roof_table(FILE *out, const struct csv_table *t);
  * with the message on stderr. */
 int roof_baseline_read(const char *path, struct roof_baseline *b);
 void roof_baseline_free(struct roof_baseline *b);
+/* tolerance_pct: points of percent of ceiling; energy_tol_pct: percent of the baseline's
+ * MFLUP/s per W, or NaN to leave energy out of the verdict and the exit status */
 int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
-              const char *cur_names, double tolerance_pct);
-/* Writes .dat and .gp files into dir and renders SVG with gnuplot when it is installed.
+              const char *cur_names, double tolerance_pct, double energy_tol_pct);
+/* Writes .dat and .gp files into dir (roofline, size, padding, energy) and renders SVG with
+ * gnuplot when it is installed.
  * 0; 2 when dir cannot be made or written; 3 when gnuplot fails or is killed. */
 int roof_plot(const char *dir, const struct csv_table *t);
 

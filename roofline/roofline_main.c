@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,13 @@ static void usage(const char *prog)
         "                       regressed = current median below the baseline's slowest\n"
         "                       repetition by more than PCT; a smaller drop of the medians\n"
         "                       beyond PCT is inconclusive\n"
-        "  --plot DIR           also write the roofline, size and padding plots (SVG with\n"
-        "                       gnuplot; .gp and .dat files in any case)\n"
+        "  --gate-energy PCT    the gate also judges MFLUP/s per W (column energy_status;\n"
+        "                       off without this option): regressed = a drop of more than\n"
+        "                       PCT percent of the baseline's figure plus both windows'\n"
+        "                       meter disagreement (energy_J against energy_polled_J);\n"
+        "                       exit 1 on such a regression too\n"
+        "  --plot DIR           also write the roofline, size, padding and energy plots\n"
+        "                       (SVG with gnuplot; .gp and .dat files in any case)\n"
         "  -o, --output FILE    write CSV there instead of stdout\n"
         "  -h, --help           this text;  --version  the suite version\n"
         "Exit status: 0 ok, 1 regression or failed verification, 2 bad input, 3 an output\n"
@@ -47,7 +53,15 @@ static void usage(const char *prog)
         prog, DEFAULT_TOLERANCE);
 }
 
-enum { OPT_SUMMARY = 256, OPT_BASELINE, OPT_TOL, OPT_PLOT, OPT_VERSION, OPT_TABLE };
+enum {
+    OPT_SUMMARY = 256,
+    OPT_BASELINE,
+    OPT_TOL,
+    OPT_PLOT,
+    OPT_VERSION,
+    OPT_TABLE,
+    OPT_GATE_ENERGY
+};
 
 /* the files already read, by device and inode: the same file twice counts once */
 struct seen {
@@ -81,6 +95,7 @@ int main(int argc, char **argv)
         {"table", no_argument, 0, OPT_TABLE},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOL},
+        {"gate-energy", required_argument, 0, OPT_GATE_ENERGY},
         {"plot", required_argument, 0, OPT_PLOT},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
@@ -90,6 +105,9 @@ int main(int argc, char **argv)
     const char *out_path = NULL, *baseline = NULL, *plot_dir = NULL;
     int summary = 0, table = 0, c, idx, rc;
     double tol = DEFAULT_TOLERANCE;
+    /* percent of the baseline's MFLUP/s per W; no default: no repeatability study of energy
+     * yet says what a machine's run-to-run spread is, so the user names it */
+    double energy_tol = NAN;
     char err[512], names[512] = "";
     struct csv_table cur = {0};
     struct roof_baseline base = {0};
@@ -113,6 +131,10 @@ int main(int argc, char **argv)
             if (cli_opt_double("--tolerance", optarg, 0, 100, &tol, err, sizeof err))
                 return cli_error("roofline", 2, "%s", err); /* nothing allocated yet */
             break;
+        case OPT_GATE_ENERGY:
+            if (cli_opt_double("--gate-energy", optarg, 0, 100, &energy_tol, err, sizeof err))
+                return cli_error("roofline", 2, "%s", err);
+            break;
         case OPT_PLOT:
             plot_dir = optarg;
             break;
@@ -133,6 +155,10 @@ int main(int argc, char **argv)
         return cli_error("roofline", 2,
                          "--summary, --table and --baseline are separate "
                          "reports; choose one");
+    if (!isnan(energy_tol) && !baseline)
+        return cli_error("roofline", 2,
+                         "--gate-energy PCT judges the gate's cases: give --baseline FILE "
+                         "too");
     rc = 0;
     seen = calloc((size_t)(argc - optind), sizeof *seen);
     if (!seen)
@@ -185,7 +211,7 @@ int main(int argc, char **argv)
     else if (table)
         rc = roof_table(out, &cur);
     else if (baseline)
-        rc = roof_gate(out, &base, &cur, names, tol);
+        rc = roof_gate(out, &base, &cur, names, tol, energy_tol);
     else
         rc = roof_report(out, &cur);
     errno = 0;

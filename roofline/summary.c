@@ -2,7 +2,8 @@
  * against the theoretical figure, the best LBM rates sp and dp at the largest domain both
  * precisions were run at (never from a cache-resident or above-ceiling row while a DRAM-bound
  * one exists), their spread and provenance, the other stream kernels' best bandwidth: the
- * procurement view. Also the same per device as a short plain-text table (--table). */
+ * procurement view, with the work per joule of the rows it reports where they carry energy.
+ * Also the same per device as a short plain-text table (--table). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -197,7 +198,8 @@ int roof_summary(FILE *out, const struct csv_table *t)
     fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
           "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
           "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
-          "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp\n",
+          "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp,"
+          "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W\n",
           out);
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
@@ -250,12 +252,26 @@ int roof_summary(FILE *out, const struct csv_table *t)
         roof_num(out, dp ? roof_mflups_min(dp) : NAN, 0);
         roof_str(out, others, 0);
         roof_str(out, prov ? prov->version : mr->version, 0);
-        roof_str(out, prov ? prov->timestamp : mr->timestamp, 1);
+        roof_str(out, prov ? prov->timestamp : mr->timestamp, 0);
+        /* per W of the rows reported beside them (the headlines, the best copy): the same
+         * window's work over its energy; empty where that row has no energy */
+        roof_num(out, sp ? sp->mflups_per_W : NAN, 0);
+        roof_num(out, dp ? dp->mflups_per_W : NAN, 0);
+        roof_num(out, copy ? copy->GBs_per_W : NAN, 1);
     }
     roof_ceilings_free(c);
     free(idx);
     free(m);
     return nm ? 0 : 2;
+}
+
+/* a rate per W for the table: "-" where the row has no energy */
+static void per_W(char *buf, size_t len, double v)
+{
+    if (v > 0)
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "-");
 }
 
 /* --table: per device the copy bandwidths in both conventions, then each LBM kernel x
@@ -277,8 +293,8 @@ int roof_table(FILE *out, const struct csv_table *t)
         char others[1024];
         roof_sort_rows(t, ix, n, cmp_kernel);
         fprintf(out, "%s%s (%s on host %s)\n", g ? "\n" : "", mr->device, mr->backend, mr->host);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s\n", "stream", "prec", "DRAM GB/s", "STREAM GB/s",
-                "peak GB/s");
+        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s\n", "stream", "prec", "DRAM GB/s",
+                "STREAM GB/s", "peak GB/s", "GB/s/W");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL;
             size_t j = k;
@@ -289,20 +305,24 @@ int roof_table(FILE *out, const struct csv_table *t)
                     best = s;
             }
             if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel)) {
-                if (best)
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10.4g\n", r->kernel, r->precision,
-                            best->bw_dram_GBs, best->bw_prog_GBs, best->peak_bw_GBs);
-                else
+                if (best) {
+                    char w[32];
+                    per_W(w, sizeof w, best->GBs_per_W);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10.4g %10s\n", r->kernel,
+                            r->precision, best->bw_dram_GBs, best->bw_prog_GBs, best->peak_bw_GBs,
+                            w);
+                } else {
                     fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
                             r->precision, "-", "-");
+                }
             }
             k = j;
         }
         others_of(t, ix, n, others, sizeof others);
         if (*others)
             fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s  %s\n", "lbm", "prec", "MFLUP/s", "% ceiling",
-                "ceiling", "flags");
+        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  %s\n", "lbm", "prec", "MFLUP/s",
+                "% ceiling", "ceiling", "MFLUP/s/W", "flags");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
             size_t j = k;
@@ -320,14 +340,15 @@ int roof_table(FILE *out, const struct csv_table *t)
                     best = best_clean;
                 if (best) {
                     struct roof_eval e;
-                    char f[64];
+                    char f[64], w[32];
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s  %s\n", r->kernel, r->precision,
-                            best->mflups, e.pct, e.copy ? e.copy->kernel : "-", f);
+                    per_W(w, sizeof w, best->mflups_per_W);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s  %s\n", r->kernel,
+                            r->precision, best->mflups, e.pct, e.copy ? e.copy->kernel : "-", w, f);
                 } else {
-                    fprintf(out, "  %-10s %-5s %12s %12s %10s  failed verification\n", r->kernel,
-                            r->precision, "-", "-", "-");
+                    fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  failed verification\n",
+                            r->kernel, r->precision, "-", "-", "-", "-");
                 }
             }
             k = j;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # roofline_check.sh ROOFLINE FIXTURES: the roofline tool on hand-made fixture rows whose answers
-# are known: percent of ceiling, flags, the summary, every gate status, plots with and without
+# are known: percent of ceiling, flags, the summary, every gate status (the energy gate too),
+# energy per update and per W, plots with and without
 # gnuplot, and malformed input (exit 2, file and line named, no CSV).
 set -u
 rl=$1 fx=$2
@@ -228,5 +229,98 @@ for mode in "" --summary --table "--baseline $tmp/big-base.csv"; do
     timeout 120 "$rl" $mode "$fx/stream.csv" "$tmp/big.csv" >"$tmp/big.out" 2>/dev/null; rc=$?
     [ $rc -eq 0 ] && ok "100k rows '$mode' done" || bad "100k rows '$mode': rc $rc (124: over 120 s)"
 done
+# 14. energy: nJ per update and W in the report, per-W columns in --summary and --table, the
+# energy plot, --gate-energy, and every energy number checked when read
+es="$fx/energy-stream.csv" el="$fx/energy-lbm.csv"
+"$rl" "$es" "$el" >"$tmp/er.csv" 2>/dev/null || bad "energy report exit $?"
+# pull sp: 50 J over 1e6 fluid cells x 10 steps x 20 reps = 2e8 updates: 250 nJ each
+v=$(col "$tmp/er.csv" energy_nJ_per_update 'gpu,pull,bgk,cavity,sp'); near "$v" 250 && ok "pull sp 250 nJ per update (steps x reps counted)" || bad "pull sp nJ/update '$v', want 250"
+# pull dp: 40 J over 1e6 x 5 x 16 = 8e7 updates: 500 nJ
+v=$(col "$tmp/er.csv" energy_nJ_per_update 'gpu,pull,bgk,cavity,dp'); near "$v" 500 && ok "pull dp 500 nJ per update" || bad "pull dp nJ/update '$v', want 500"
+v=$(col "$tmp/er.csv" power_W 'gpu,pull,bgk,cavity,sp'); near "$v" 25 && ok "pull sp power 25 W" || bad "pull sp power_W '$v'"
+v=$(col "$tmp/er.csv" mflups_per_W 'gpu,pull,bgk,cavity,dp'); near "$v" 2 && ok "pull dp 2 MFLUP/s per W" || bad "pull dp mflups_per_W '$v'"
+v=$(col "$tmp/er.csv" energy_polled_dev_pct 'gpu,pull,bgk,cavity,sp'); near "$v" 2 && ok "polled energy 2% above the counter" || bad "energy_polled_dev_pct '$v'"
+v=$(col "$tmp/er.csv" energy_nJ_per_update 'gpu,aa,bgk,cavity,sp')$(col "$tmp/er.csv" power_W 'gpu,aa,bgk,cavity,sp')
+[ -z "$v" ] && grep -q 'gpu,aa,bgk,cavity,sp' "$tmp/er.csv" && ok "no energy: empty fields" || bad "aa sp without energy shows '$v'"
+# the recorded H100 and H200 rows: nJ per update from energy_J agrees with the executables'
+# mflups_per_W (1000 / nJ), row by row
+ed="$fx/../../data/energy"
+"$rl" "$ed"/gpu-energy-clocks-h100-*/gpu-*.csv "$ed"/gpu-energy-clocks-h200-*/gpu-*.csv >"$tmp/ereal.csv" 2>/dev/null || bad "report of the recorded energy rows"
+n=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) {if($i=="energy_nJ_per_update") a=i; if($i=="mflups_per_W") b=i}; next}
+    $a != "" && $b != "" {d = $a * $b / 1000 - 1; if (d < 1e-6 && d > -1e-6) n++} END {print n+0}' "$tmp/ereal.csv")
+[ "$n" -eq 8 ] && ok "recorded rows: nJ per update x MFLUP/s per W = 1000 on all 8" || bad "recorded rows consistent: $n of 8"
+
+"$rl" --summary "$es" "$el" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/es.csv" 2>/dev/null || bad "energy summary exit $?"
+v=$(col "$tmp/es.csv" mflups_per_W_sp nodeE); near "$v" 4 && ok "summary: headline sp 4 MFLUP/s per W" || bad "mflups_per_W_sp '$v'"
+v=$(col "$tmp/es.csv" mflups_per_W_dp nodeE); near "$v" 2 && ok "summary: headline dp 2 MFLUP/s per W" || bad "mflups_per_W_dp '$v'"
+v=$(col "$tmp/es.csv" copy_dram_GBs_per_W nodeE); near "$v" 2 && ok "summary: copy 2 GB/s per W" || bad "copy_dram_GBs_per_W '$v'"
+v=$(col "$tmp/es.csv" mflups_per_W_sp nodeA)$(col "$tmp/es.csv" copy_dram_GBs_per_W nodeA)
+[ -z "$v" ] && grep -q '^nodeA' "$tmp/es.csv" && ok "summary: a device without energy leaves them empty" || bad "nodeA per-W '$v'"
+"$rl" --table "$es" "$el" >"$tmp/et.txt" 2>/dev/null
+grep -q 'MFLUP/s/W' "$tmp/et.txt" && grep -Eq '^ +pull +sp +100\.0 +[0-9.]+ +copy +4\.00' "$tmp/et.txt" &&
+    grep -Eq '^ +aa +sp +90\.0 +[0-9.]+ +copy +-' "$tmp/et.txt" && grep -Eq '^ +copy +sp +1000\.0 +1000\.0 +1200 +2\.00' "$tmp/et.txt" &&
+    ok "--table: MFLUP/s per W and GB/s per W where known" || bad "--table energy: $(cat "$tmp/et.txt")"
+
+# the energy plot: one series per kernel x precision with energy; none: "no data"
+env PATH=/nonexistent "$rl" --plot "$tmp/ep" "$es" "$el" >/dev/null 2>"$tmp/e"
+[ "$(grep -c "'energy.dat' index" "$tmp/ep/energy.gp")" -eq 2 ] && [ "$(grep -c '^# ' "$tmp/ep/energy.dat")" -eq 2 ] &&
+    grep -q "set output 'energy.svg'" "$tmp/ep/energy.gp" && grep -q "power limit 300 W" "$tmp/ep/energy.gp" &&
+    grep -q "energy.gp" "$tmp/e" && ok "energy plot: two series with energy, the power limit" || bad "energy plot: $(cat "$tmp/ep/energy.gp")"
+awk '!/^#/ && NF == 3 {d = $2 / $1 - $3; if (d > 1e-9 || d < -1e-9) bad = 1; n++} END {exit bad || n != 2}' "$tmp/ep/energy.dat" &&
+    ok "energy.dat: each point's slope is its MFLUP/s per W" || bad "energy.dat: $(cat "$tmp/ep/energy.dat")"
+env PATH=/nonexistent "$rl" --plot "$tmp/ep0" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1
+grep -q "no data" "$tmp/ep0/energy.gp" && ! grep -q "with points" "$tmp/ep0/energy.gp" &&
+    ok "energy plot without energy rows says no data" || bad "energy plot without data: $(cat "$tmp/ep0/energy.gp")"
+if command -v gnuplot >/dev/null 2>&1; then
+    "$rl" --plot "$tmp/esvg" "$es" "$el" >/dev/null 2>&1 && head -c 200 "$tmp/esvg/energy.svg" | grep -q "<svg" &&
+        "$rl" --plot "$tmp/esvg0" "$fx/stream.csv" "$fx/lbm.csv" >/dev/null 2>&1 && head -c 200 "$tmp/esvg0/energy.svg" | grep -q "<svg" &&
+        ok "energy.svg rendered, with and without energy" || bad "energy.svg not rendered"
+fi
+
+# the energy gate: off by default (exit and statuses as before), --gate-energy PCT turns it on
+eb="$fx/energy-gate-base.csv" ec="$fx/energy-gate-cur.csv"
+"$rl" --baseline "$eb" "$ec" >"$tmp/eg0.csv" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && [ -z "$(awk -F, 'NR>1 && $NF != ""' "$tmp/eg0.csv")" ] && head -1 "$tmp/eg0.csv" | grep -q ',energy_status$' &&
+    ok "energy gate off: exit 0, energy_status empty" || bad "energy gate off: rc $rc, $(cat "$tmp/eg0.csv")"
+"$rl" --baseline "$eb" --gate-energy 5 "$ec" >"$tmp/eg.csv" 2>"$tmp/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "1 regressed beyond 5%" "$tmp/e" && ok "energy regression alone: exit 1" || bad "--gate-energy 5: rc $rc, $(cat "$tmp/e")"
+# pull sp 4 -> 3.2 MFLUP/s per W: -20%, beyond 5% + the meters' 2% + 1%
+# pull dp 2 -> 1.85: -7.4%, beyond 5% but within 5% + 2% + 4%
+for want in "pull,bgk,sp,100,.*,ok,.*,-20,3,regressed$" "pull,bgk,dp,100,.*,-7.4[0-9]*,6,inconclusive$" \
+    "aa,bgk,sp,100,.*,improved$" "aa,bgk,dp,100,.*,-1.2[0-9]*,,ok$" "pull,bgk,sp,50,.*,ok,.*,12.5,,,,$"; do
+    grep -q "$want" "$tmp/eg.csv" && ok "energy gate: $want" || bad "energy gate lacks $want: $(cat "$tmp/eg.csv")"
+done
+cmp -s <(cut -d, -f1-18 "$tmp/eg0.csv") <(cut -d, -f1-18 "$tmp/eg.csv") && ok "the time verdicts do not depend on --gate-energy" || bad "time verdicts changed"
+"$rl" --baseline "$eb" --gate-energy 25 "$ec" >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && ok "--gate-energy 25: a 20% drop passes" || bad "--gate-energy 25: rc $rc"
+# an earlier roofline.csv with energy is a baseline for it too
+"$rl" "$eb" -o "$tmp/eb-report.csv" 2>/dev/null
+"$rl" --baseline "$tmp/eb-report.csv" --gate-energy 5 "$ec" >"$tmp/egr.csv" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && cmp -s <(cut -d, -f1-11,16,19- "$tmp/eg.csv") <(cut -d, -f1-11,16,19- "$tmp/egr.csv") &&
+    ok "roofline.csv as the energy baseline: same verdicts" || bad "roofline.csv energy baseline: rc $rc, $(diff "$tmp/eg.csv" "$tmp/egr.csv")"
+gate_bad "--gate-energy: no compared case has mflups_per_W" --baseline "$tmp/base.csv" --gate-energy 5 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv"
+check_bad "--gate-energy PCT judges the gate's cases" --gate-energy 5 "$es" "$el"
+check_bad "--gate-energy" --gate-energy -3 --baseline "$eb" "$ec"
+
+# every energy number is checked when read: file:line, column, value, exit 2
+for c_v in "energy_J:-5" "energy_J:inf" "power_W:0" "mflups_per_W:-1" "energy_polled_J:inf" "power_limit_W:-700"; do
+    c=${c_v%%:*} v=${c_v#*:}
+    awk -F, -v OFS=, -v c="$c" -v v="$v" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i} NR==3{$k=v} 1' "$el" >"$tmp/e-$c.csv"
+    check_bad "e-$c.csv:3: column $c: value $v" "$es" "$tmp/e-$c.csv"
+done
+for c_v in "GBs_per_W:inf" "energy_J:-4" "power_W:-200"; do
+    c=${c_v%%:*} v=${c_v#*:}
+    awk -F, -v OFS=, -v c="$c" -v v="$v" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i} NR==2{$k=v} 1' "$es" >"$tmp/s-$c.csv"
+    check_bad "s-$c.csv:2: column $c: value $v" "$tmp/s-$c.csv" "$el"
+done
+# energy per update divides by steps x reps: an lbm row with energy_J needs them
+awk -F, -v OFS=, 'NR==2{$19=""} 1' "$el" >"$tmp/e-reps.csv"
+check_bad "e-reps.csv:2: column reps: value (empty)" "$es" "$tmp/e-reps.csv"
+# and in a baseline: raw rows, or an earlier roofline.csv
+awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++) if($i=="mflups_per_W") k=i} NR==4{$k=-1} 1' "$eb" >"$tmp/eb-bad.csv"
+check_bad "eb-bad.csv:4: column mflups_per_W: value -1" --baseline "$tmp/eb-bad.csv" "$ec"
+awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++) if($i=="mflups_per_W") k=i} NR==2{$k="inf"} 1' "$tmp/eb-report.csv" >"$tmp/ebr-bad.csv"
+check_bad "ebr-bad.csv:2: column mflups_per_W: value 'inf'" --baseline "$tmp/ebr-bad.csv" "$ec"
+
 echo "roofline_check: $fails failure(s)"
 [ $fails -eq 0 ]
