@@ -266,10 +266,11 @@ int roof_summary(FILE *out, const struct csv_table *t)
 }
 
 /* a rate per W for the table: "-" where the row has no energy */
-static void per_W(char *buf, size_t len, double v)
+/* A known positive figure in FMT, or "-" where the row has none (NaN: unknown, not zero). */
+static void known(char *buf, size_t len, const char *fmt, double v)
 {
     if (v > 0)
-        snprintf(buf, len, "%.2f", v);
+        snprintf(buf, len, fmt, v);
     else
         snprintf(buf, len, "-");
 }
@@ -306,11 +307,11 @@ int roof_table(FILE *out, const struct csv_table *t)
             }
             if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel)) {
                 if (best) {
-                    char w[32];
-                    per_W(w, sizeof w, best->GBs_per_W);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10.4g %10s\n", r->kernel,
-                            r->precision, best->bw_dram_GBs, best->bw_prog_GBs, best->peak_bw_GBs,
-                            w);
+                    char w[32], peak[32];
+                    known(w, sizeof w, "%.2f", best->GBs_per_W);
+                    known(peak, sizeof peak, "%.4g", best->peak_bw_GBs);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s\n", r->kernel,
+                            r->precision, best->bw_dram_GBs, best->bw_prog_GBs, peak, w);
                 } else {
                     fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
                             r->precision, "-", "-");
@@ -340,12 +341,13 @@ int roof_table(FILE *out, const struct csv_table *t)
                     best = best_clean;
                 if (best) {
                     struct roof_eval e;
-                    char f[64], w[32];
+                    char f[64], w[32], pct[32];
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
-                    per_W(w, sizeof w, best->mflups_per_W);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s  %s\n", r->kernel,
-                            r->precision, best->mflups, e.pct, e.copy ? e.copy->kernel : "-", w, f);
+                    known(w, sizeof w, "%.2f", best->mflups_per_W);
+                    known(pct, sizeof pct, "%.1f", e.pct);
+                    fprintf(out, "  %-10s %-5s %12.1f %12s %10s %10s  %s\n", r->kernel,
+                            r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w, f);
                 } else {
                     fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  failed verification\n",
                             r->kernel, r->precision, "-", "-", "-", "-");

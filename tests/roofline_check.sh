@@ -179,8 +179,15 @@ v=$(col "$tmp/hp.csv" ceiling_kernel ',dp,256'); [ "$v" = copy ] && ok "dp ceili
 "$rl" --table "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/t.txt" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && grep -q '^Xeon X (cpu on host nodeA)' "$tmp/t.txt" && ! grep -q ',' "$tmp/t.txt" &&
     grep -Eq '^ +copy_nt +sp +40\.0 +40\.0' "$tmp/t.txt" && grep -Eq '^ +pull +sp +100\.0 +76\.0 +copy' "$tmp/t.txt" &&
-    grep -Eq '^ +pull +dp +8900\.0 .*no_ceiling' "$tmp/t.txt" &&
+    grep -Eq '^ +pull +dp +8900\.0 .*no_ceiling' "$tmp/t.txt" && ! grep -qi 'nan' "$tmp/t.txt" &&
     ok "--table" || bad "--table (rc $rc): $(cat "$tmp/t.txt")"
+
+# an unknown theoretical bandwidth (empty peak_bw_GBs) reads "-", never "nan"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "peak_bw_GBs") c = i } NR > 1 { $c = "" } 1' \
+    "$fx/stream.csv" >"$tmp/nopeak.csv"
+"$rl" --table "$tmp/nopeak.csv" "$fx/lbm.csv" >"$tmp/t2.txt" 2>/dev/null
+grep -Eq '^ +copy_nt +sp +40\.0 +40\.0 +- ' "$tmp/t2.txt" && ! grep -qi 'nan' "$tmp/t2.txt" &&
+    ok "--table: an unknown peak is -" || bad "--table without a peak: $(cat "$tmp/t2.txt")"
 
 # 12. plots: no shell, gnuplot failures reported, moved folders render, readable charts
 mkdir "$tmp/cwd" "$tmp/fakebin"
