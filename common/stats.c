@@ -32,3 +32,16 @@ int stats_compute(const double *x, size_t n, struct stats *out)
     free(s);
     return 0;
 }
+
+int stats_reserve(double **x, int *cap, int n)
+{
+    double *t;
+    if (n <= *cap)
+        return 0;
+    t = realloc(*x, (size_t)n * sizeof *t);
+    if (!t)
+        return 1;
+    *x = t;
+    *cap = n;
+    return 0;
+}

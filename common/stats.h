@@ -16,6 +16,10 @@ struct stats {
  * Returns 1 (and leaves *out alone) for n == 0 or a NaN sample. */
 int stats_compute(const double *x, size_t n, struct stats *out);
 
+/* Room for n samples in *x, which holds *cap (grown with realloc, kept on failure).
+ * Returns 0, or 1 when memory runs out. */
+int stats_reserve(double **x, int *cap, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -136,14 +136,9 @@ static int window_reps(struct run_ctx *x, struct dist_run *run, double rep_s, in
     int reps = x->o->reps > at_least ? x->o->reps : at_least;
     if (x->energy.m) reps = energy_reps_for_window(reps, rep_s, 100000);
     reps = dist_run_max(run, reps);
-    if (reps > x->ntimes) {
-        double *t = realloc(x->times, (size_t)reps * sizeof *t);
-        if (!t) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        x->times = t;
-        x->ntimes = reps;
+    if (stats_reserve(&x->times, &x->ntimes, reps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
     return reps;
 }

@@ -140,14 +140,9 @@ static int window_reps(struct run_ctx *x, struct stream_arrays *s, char *err, si
     for (int i = 1; i < x->o->warmup; i++)
         rep_s = x->times[i] < rep_s ? x->times[i] : rep_s;
     reps = energy_reps_for_window(reps, rep_s, 1000000);
-    if (reps > x->ntimes) {
-        double *t = realloc(x->times, (size_t)reps * sizeof *t);
-        if (!t) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        x->times = t;
-        x->ntimes = reps;
+    if (stats_reserve(&x->times, &x->ntimes, reps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
     return reps;
 }
@@ -204,14 +199,9 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
         more = measured ? energy_retry_reps(&energy, reps, tries, 1000000) : 0;
         if (!more)
             break;
-        if (more > x->ntimes) {
-            double *t = realloc(x->times, (size_t)more * sizeof *t);
-            if (!t) {
-                snprintf(err, sizeof err, "out of memory");
-                goto fail;
-            }
-            x->times = t;
-            x->ntimes = more;
+        if (stats_reserve(&x->times, &x->ntimes, more)) {
+            snprintf(err, sizeof err, "out of memory");
+            goto fail;
         }
         reps = more;
     }

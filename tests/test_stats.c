@@ -1,5 +1,6 @@
 /* test_stats.c: min, median, max of repetition times, odd and even counts, bad input. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "stats.h"
@@ -21,5 +22,15 @@ int main(void)
     CHECK(odd[0] == 3.0); /* input left unsorted */
     CHECK(stats_compute(odd, 0, &s) != 0);
     CHECK(stats_compute(withnan, 2, &s) != 0);
+    { /* room for timings: grows, keeps what it holds, never shrinks */
+        double *t = NULL;
+        int cap = 0;
+        CHECK(stats_reserve(&t, &cap, 3) == 0 && t && cap == 3);
+        t[2] = 42.0;
+        CHECK(stats_reserve(&t, &cap, 2) == 0 && cap == 3 && t[2] == 42.0);
+        CHECK(stats_reserve(&t, &cap, 1000) == 0 && cap == 1000 && t[2] == 42.0);
+        t[999] = 1.0;
+        free(t);
+    }
     return check_report("test_stats");
 }
