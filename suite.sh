@@ -157,7 +157,8 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
 gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows of CSV
     local exe=$1 csv=$2
     shift 2
-    "$build/$exe" "$@" --append -o "$out/$csv"
+    # exec: the step's process is the executable itself, so the SIGTERM reaches it
+    exec "$build/$exe" "$@" --append -o "$out/$csv"
 }
 # shellcheck disable=SC2086
 for s in "${steps[@]}"; do

@@ -62,6 +62,39 @@ for sig in INT TERM; do
     awk -v t="$t" 'BEGIN { exit !(t < 5) }' || fail "SIG$sig: the job took $t s to stop"
 done
 
+# The GPU steps, run by stand-ins (the CPU executables under the GPU names, a stand-in
+# nvidia-smi): their rows are appended under the CPU rows, and a signal during lbm-gpu stops the
+# executable itself, not only the shell around it (no process left behind).
+fake=$tmp/fakebuild
+mkdir -p "$fake/bin"
+for e in stream-cpu lbm-cpu roofline; do ln -s "$build/$e" "$fake/$e"; done
+ln -s "$build/stream-cpu" "$fake/stream-gpu"
+ln -s "$build/lbm-cpu" "$fake/lbm-gpu"
+printf '#!/bin/sh\necho "GPU 0: stand-in"\n' >"$fake/bin/nvidia-smi"
+chmod +x "$fake/bin/nvidia-smi"
+env "${quick[@]}" PATH="$fake/bin:$PATH" BUILD_DIR="$fake" SUITE_RESULTS="$tmp/g" \
+    SUITE_LBM_GPU_ARGS="--size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3" \
+    setsid bash "$suite" 2>"$tmp/g.err" &
+pid=$!
+for _ in $(seq 600); do # the stand-in lbm-gpu running, at most 60 s
+    pgrep -f "$fake/lbm-gpu" >/dev/null && break
+    sleep 0.1
+done
+pgrep -f "$fake/lbm-gpu" >/dev/null || { cat "$tmp/g.err"; fail "the GPU steps never started"; }
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+cat "$tmp/g.err"
+[ $rc -eq 130 ] || fail "GPU step: exit status $rc, expected 130"
+sleep 0.2
+pgrep -f "$fake/lbm-gpu" >/dev/null && { pkill -f "$fake/lbm-gpu"; fail "lbm-gpu left running after the job stopped"; }
+dir=$(ls -d "$tmp"/g/*/)
+grep -q 'during lbm-gpu' "$dir/INCOMPLETE" || fail "GPU step: INCOMPLETE does not name lbm-gpu"
+[ "$(grep -c '^schema,' "$dir/stream.csv")" -eq 1 ] && [ "$(wc -l <"$dir/stream.csv")" -gt 3 ] ||
+    fail "the stream-gpu rows are not appended under one header"
+"$check" "$dir/lbm.csv" --bench lbm || fail "GPU step: the rows left are not all complete"
+
 # 3. The DRAM peak from memory tables (modules x MT/s x bytes per transfer).
 expect() { # expect FILE VALUE
     got=$(bash "$here/../common/dram_peak.sh" "$here/dmidecode/$1" 2>/dev/null)
