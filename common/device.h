@@ -10,11 +10,11 @@ extern "C" {
 #endif
 
 struct suite_device {
-    char backend[8];       /* "cpu" or "gpu" */
-    char device[128];      /* CPU model or GPU name */
-    double peak_bw_GBs;    /* theoretical bandwidth, NaN if unknown */
-    size_t cache_bytes;    /* CPU last-level cache (all instances) or GPU L2 */
-    char ecc[8];           /* "on", "off" or "" */
+    char backend[8];    /* "cpu" or "gpu" */
+    char device[128];   /* CPU model or GPU name */
+    double peak_bw_GBs; /* theoretical bandwidth, NaN if unknown */
+    size_t cache_bytes; /* CPU last-level cache (all instances) or GPU L2 */
+    char ecc[8];        /* "on", "off" or "" */
     char driver[64];
     char compiler[192];
     char flags[192];

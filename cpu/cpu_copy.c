@@ -24,8 +24,7 @@ void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
     const char *sc = s;
     size_t head = (NT_WIDTH - (uintptr_t)dc % NT_WIDTH) % NT_WIDTH;
     size_t body;
-    if (head > bytes)
-        head = bytes;
+    if (head > bytes) head = bytes;
     plain_copy(dc, sc, head);
     dc += head;
     sc += head;

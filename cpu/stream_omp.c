@@ -20,10 +20,10 @@
 
 const char stream_backend_name[] = "cpu";
 
-#define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
-#define STAGGER 192       /* bytes between the page offsets of consecutive array pairs */
-#define BLOCK_BYTES 8192  /* copy19: bytes of each array copied before moving to the next */
-#define MAX_THREADS 1024  /* load: one partial sum slot per thread */
+#define GRAIN 64         /* partition unit in elements: whole cache lines per thread */
+#define STAGGER 192      /* bytes between the page offsets of consecutive array pairs */
+#define BLOCK_BYTES 8192 /* copy19: bytes of each array copied before moving to the next */
+#define MAX_THREADS 1024 /* load: one partial sum slot per thread */
 
 struct stream_arrays {
     struct stream_case c;
@@ -410,8 +410,7 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
 
 void stream_free(struct stream_arrays *a)
 {
-    if (!a)
-        return;
+    if (!a) return;
     free(a->base);
     free(a);
 }

@@ -8,8 +8,7 @@
 
 static inline int gpu_check(cudaError_t e, const char *what, char *err, size_t errlen)
 {
-    if (e == cudaSuccess)
-        return 0;
+    if (e == cudaSuccess) return 0;
     snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
     return 1;
 }

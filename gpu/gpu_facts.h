@@ -14,7 +14,7 @@ struct gpu_facts {
     char name[128];
     double peak_bw_GBs; /* 2 x memory clock x bus width */
     size_t l2_bytes;
-    int ecc;            /* 1 on, 0 off */
+    int ecc; /* 1 on, 0 off */
     int sm_count;
     int max_threads_per_sm;
     char driver[64];    /* kernel-module version, else the CUDA driver API version */

@@ -32,7 +32,13 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
                     struct dist_run **run, struct lbm_case *local, char *err, size_t errlen);
 /* How halos travel (--halo): auto = device where MPI takes the backend's memory, else node for
  * neighbours on this node and host for the others. */
-enum dist_halo { DIST_HALO_AUTO, DIST_HALO_DEVICE, DIST_HALO_NODE, DIST_HALO_HOST, DIST_HALO_COUNT };
+enum dist_halo {
+    DIST_HALO_AUTO,
+    DIST_HALO_DEVICE,
+    DIST_HALO_NODE,
+    DIST_HALO_HOST,
+    DIST_HALO_COUNT
+};
 /* 0 if this job can send halos that way (after dist_init); else why not, in err. */
 int dist_halo_check(int halo, char *err, size_t errlen);
 /* Halo buffers for an allocated state (after lbm_alloc); collective over the run's ranks. */
@@ -48,7 +54,7 @@ int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen
 void dist_sum(struct dist_run *r, double *mass, size_t *nonfinite, uint64_t *hash);
 /* 1 if any rank of the run set flag (collective). */
 int dist_any(struct dist_run *r, int flag);
-int dist_run_rank(const struct dist_run *r); /* this rank within the run */
+int dist_run_rank(const struct dist_run *r);   /* this rank within the run */
 int dist_neighbours(const struct dist_run *r); /* halo messages this rank sends per update */
 /* the paths this rank's halos take: "device", "node", "host" or a mix ("node+host"); "" without
  * neighbours */

@@ -18,10 +18,10 @@ extern "C" {
 #endif
 
 enum lbm_kernel {
-    LBM_PULL = 0,    /* two lattices, fused stream-collide, pull (gather), ordinary stores */
-    LBM_PULL_NT = 1, /* the same with non-temporal stores (CPU) */
-    LBM_AA = 2,      /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
-                        write a cell's own values, odd steps its neighbours'; one rank only */
+    LBM_PULL = 0,     /* two lattices, fused stream-collide, pull (gather), ordinary stores */
+    LBM_PULL_NT = 1,  /* the same with non-temporal stores (CPU) */
+    LBM_AA = 2,       /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
+                         write a cell's own values, odd steps its neighbours'; one rank only */
     LBM_PULL_AOS = 3, /* pull on an array of structures (a cell's 19 values together): the
                         layout step of a CUDA LBM poster's ladder, for comparison; one rank only */
     LBM_KERNEL_COUNT = 4
@@ -45,18 +45,18 @@ struct lbm_case {
     enum lbm_collision collision;
     enum lbm_kernel kernel;
     enum lbm_geometry geometry;
-    double omega;      /* shear relaxation rate, 0 < omega < 2 */
-    double lid_ux;     /* cavity lid velocity */
-    double force[3];   /* body force per unit volume (channel) */
-    int threads;       /* gpu threads per block; cpu OpenMP threads; 0: backend default */
+    double omega;    /* shear relaxation rate, 0 < omega < 2 */
+    double lid_ux;   /* cavity lid velocity */
+    double force[3]; /* body force per unit volume (channel) */
+    int threads;     /* gpu threads per block; cpu OpenMP threads; 0: backend default */
     struct lbm_place place;
 };
 
 struct lbm_launch {
-    int threads;      /* cpu: OpenMP threads; gpu: threads per block */
-    long blocks;      /* gpu grid size; -1 on the cpu */
-    double occupancy; /* gpu; NaN on the cpu */
-    size_t pitch;     /* x row pitch in elements, padding and alignment included */
+    int threads;       /* cpu: OpenMP threads; gpu: threads per block */
+    long blocks;       /* gpu grid size; -1 on the cpu */
+    double occupancy;  /* gpu; NaN on the cpu */
+    size_t pitch;      /* x row pitch in elements, padding and alignment included */
     char binding[128]; /* cpu: cpu_binding with this case's threads; "" where the device's holds */
 };
 
@@ -140,7 +140,8 @@ void lbm_global_dims(const struct lbm_case *c, size_t g[3]);
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline int lbm_opposite(int d)
+    static inline int
+    lbm_opposite(int d)
 {
     return d == 0 ? 0 : (d & 1 ? d + 1 : d - 1);
 }
@@ -174,8 +175,9 @@ void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *d
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline uint64_t lbm_value_hash(int d, size_t gx, size_t gy, size_t gz, size_t gnx,
-                                      size_t gny, size_t gnz, uint64_t bits)
+    static inline uint64_t
+    lbm_value_hash(int d, size_t gx, size_t gy, size_t gz, size_t gnx, size_t gny, size_t gnz,
+                   uint64_t bits)
 {
     uint64_t h = ((((uint64_t)d * gnz + gz) * gny + gy) * gnx + gx) * 0x9E3779B97F4A7C15ull ^ bits;
     h ^= h >> 30;

@@ -18,8 +18,7 @@ static inline char *fuzz_string(const unsigned char *data, size_t size, size_t c
 {
     size_t n = size < cap ? size : cap;
     char *s = malloc(n + 1);
-    if (!s)
-        abort();
+    if (!s) abort();
     memcpy(s, data, n);
     s[n] = '\0';
     return s;
