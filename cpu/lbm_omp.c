@@ -106,7 +106,8 @@ static void plan_rows(struct lbm_state *s)
         for (int e = 0; e < 2; e++) {
             const long x = e ? nx - 1 : 0;
             p->pull_end[e][d] =
-                (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, 1) - row;
+                (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, LBM_PULL_HALO) -
+                row;
             p->ok &= !lid;
         }
         /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
@@ -383,7 +384,8 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     }
     for (int t = 0; t < steps && !interrupt_requested(); t++) {
         const size_t lo[3] = {0, 0, 0}, hi[3] = {l->nx, l->ny, l->nz};
-        lbm_update_box(s, lo, hi, 0, err, errlen); /* the whole domain; cannot fail here */
+        /* the whole domain; cannot fail here */
+        lbm_update_box(s, lo, hi, LBM_QUEUE_EDGE, err, errlen);
         lbm_swap(s);
     }
     *seconds = omp_get_wtime() - t0;
@@ -480,8 +482,9 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     return 0;
 }
 
-int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, const long lo[3],
-                  const long hi[3], void *buf, int queue, char *err, size_t errlen)
+int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
+                  const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                  size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
     char *lat = s->lat[1 - s->cur];
@@ -500,7 +503,7 @@ int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, c
                      ((size_t)(z - lo[2]) * (size_t)(hi[1] - lo[1]) + (size_t)(y - lo[1])) * n) *
                         es;
                 char *p = lat + LBM_IDX(l, dirs[k], lo[0], y, z) * es;
-                if (unpack)
+                if (dir == LBM_HALO_UNPACK)
                     memcpy(p, b, n * es);
                 else
                     memcpy(b, p, n * es);
@@ -510,34 +513,34 @@ int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, c
     return 0;
 }
 
-void *lbm_buffer_alloc(size_t bytes, int host)
+void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
-    (void)host;
+    (void)mem;
     return malloc(bytes ? bytes : 1);
 }
 
-void lbm_buffer_free(void *p, int host)
+void lbm_buffer_free(void *p, enum lbm_buffer_mem mem)
 {
-    (void)host;
+    (void)mem;
     free(p);
 }
 
-int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
-                    char *err, size_t errlen)
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                    enum lbm_copy_dir dir, char *err, size_t errlen)
 {
     (void)s;
-    (void)to_host;
+    (void)dir;
     (void)err;
     (void)errlen;
     memcpy(dst, src, bytes);
     return 0;
 }
 
-int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen)
 {
     (void)p;
     (void)bytes;
-    (void)on;
+    (void)pin;
     (void)err;
     (void)errlen;
     return 0;

@@ -775,7 +775,7 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     return gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 
-extern "C" int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs,
+extern "C" int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
                              const long lo[3], const long hi[3], void *buf, int queue, char *err,
                              size_t errlen)
 {
@@ -796,42 +796,44 @@ extern "C" int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, i
     if (s->u.es == 4)
         halo_kernel<float><<<blocks, 256, 0, s->q[queue]>>>((float *)s->lat[1 - s->cur], s->u.l, ds,
                                                             lo[0], lo[1], lo[2], ex, ey, ez,
-                                                            (float *)buf, unpack);
+                                                            (float *)buf, dir == LBM_HALO_UNPACK);
     else
         halo_kernel<double><<<blocks, 256, 0, s->q[queue]>>>((double *)s->lat[1 - s->cur], s->u.l,
                                                              ds, lo[0], lo[1], lo[2], ex, ey, ez,
-                                                             (double *)buf, unpack);
+                                                             (double *)buf, dir == LBM_HALO_UNPACK);
     return gpu_check(cudaGetLastError(), "halo kernel launch", err, errlen);
 }
 
-extern "C" void *lbm_buffer_alloc(size_t bytes, int host)
+extern "C" void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
     void *p = NULL;
-    if (host ? cudaMallocHost(&p, bytes ? bytes : 1) : cudaMalloc(&p, bytes ? bytes : 1))
+    if (mem == LBM_BUFFER_HOST ? cudaMallocHost(&p, bytes ? bytes : 1)
+                               : cudaMalloc(&p, bytes ? bytes : 1))
         return NULL;
     return p;
 }
 
-extern "C" void lbm_buffer_free(void *p, int host)
+extern "C" void lbm_buffer_free(void *p, enum lbm_buffer_mem mem)
 {
-    if (p && host)
+    if (p && mem == LBM_BUFFER_HOST)
         cudaFreeHost(p);
     else if (p)
         cudaFree(p);
 }
 
 extern "C" int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
-                               int to_host, char *err, size_t errlen)
+                               enum lbm_copy_dir dir, char *err, size_t errlen)
 {
-    return gpu_check(cudaMemcpyAsync(dst, src, bytes,
-                                     to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
-                                     s->q[0]),
-                     "halo copy", err, errlen);
+    return gpu_check(
+        cudaMemcpyAsync(dst, src, bytes,
+                        dir == LBM_COPY_TO_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                        s->q[0]),
+        "halo copy", err, errlen);
 }
 
-extern "C" int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+extern "C" int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen)
 {
-    if (!on) {
+    if (pin == LBM_UNPIN) {
         cudaHostUnregister(p);
         return 0;
     }

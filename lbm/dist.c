@@ -448,7 +448,7 @@ static int attach_window(struct dist_run *r, char *err, size_t errlen)
         for (int f = 0; f < 2; f++)
             h->phost[f] = (char *)theirs + theirs->off[lbm_opp[h->dir]][f];
     }
-    if (lo && lbm_host_register(lo, (size_t)(hi - lo), 1, err, errlen)) return 1;
+    if (lo && lbm_host_register(lo, (size_t)(hi - lo), LBM_PIN, err, errlen)) return 1;
     r->pinned = lo;
     r->pinned_bytes = lo ? (size_t)(hi - lo) : 0;
     return 0;
@@ -476,13 +476,13 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
 #endif
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        h->sbuf = lbm_buffer_alloc(h->bytes, 0);
-        h->rbuf[0] = lbm_buffer_alloc(h->bytes, 0);
-        h->rbuf[1] = lbm_buffer_alloc(h->bytes, 0);
+        h->sbuf = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
+        h->rbuf[0] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
+        h->rbuf[1] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
         if (h->via == VIA_HOST) {
-            h->shost = lbm_buffer_alloc(h->bytes, 1);
-            h->rhost[0] = lbm_buffer_alloc(h->bytes, 1);
-            h->rhost[1] = lbm_buffer_alloc(h->bytes, 1);
+            h->shost = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
+            h->rhost[0] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
+            h->rhost[1] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
         }
         if (!h->sbuf || !h->rbuf[0] || !h->rbuf[1] ||
             (h->via == VIA_HOST && (!h->shost || !h->rhost[0] || !h->rhost[1]))) {
@@ -523,9 +523,11 @@ static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        if (lbm_halo_copy(s, 0, h->dirs, h->n, h->slo, h->shi, h->sbuf, 0, err, errlen) ||
-            (h->via != VIA_DEVICE && lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost,
-                                                     h->sbuf, h->bytes, 1, err, errlen)))
+        if (lbm_halo_copy(s, LBM_HALO_PACK, h->dirs, h->n, h->slo, h->shi, h->sbuf, LBM_QUEUE_EDGE,
+                          err, errlen) ||
+            (h->via != VIA_DEVICE &&
+             lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost, h->sbuf, h->bytes,
+                             LBM_COPY_TO_HOST, err, errlen)))
             return 1;
     }
     return 0;
@@ -533,7 +535,7 @@ static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t
 
 static int exchange_send(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
 {
-    if (lbm_wait(r->s, 0, err, errlen)) return 1;
+    if (lbm_wait(r->s, LBM_QUEUE_EDGE, err, errlen)) return 1;
     if (r->vias & 1 << VIA_NODE)
         MPI_Win_sync(r->win); /* the copies into the neighbours' buffers come before the news */
     for (int k = 0; k < r->nh; k++) {
@@ -558,9 +560,10 @@ static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         /* what arrives from the neighbour at c_dir fills the ghost layer on that side */
-        if ((h->via != VIA_DEVICE &&
-             lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes, 0, err, errlen)) ||
-            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[f], 0, err, errlen))
+        if ((h->via != VIA_DEVICE && lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes,
+                                                     LBM_COPY_TO_BACKEND, err, errlen)) ||
+            lbm_halo_copy(s, LBM_HALO_UNPACK, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[f],
+                          LBM_QUEUE_EDGE, err, errlen))
             return 1;
     }
     r->flip = !f;
@@ -568,8 +571,8 @@ static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size
 }
 #endif
 
-int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, int overlap,
-              double *seconds, char *err, size_t errlen)
+int dist_step(struct dist_run *r, struct lbm_state *s, int steps, enum dist_exchange exchange,
+              int overlap, double *seconds, char *err, size_t errlen)
 {
     if (r->nh == 0) /* one rank: exactly the single-domain benchmark */
         return lbm_step(s, steps, seconds, err, errlen);
@@ -583,25 +586,26 @@ int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, 
     for (int step = 0; step < steps; step++) {
         if (overlap) {
             for (int b = 0; b < inner; b++)
-                if (lbm_update_box(s, r->box_lo[b], r->box_hi[b], 0, err, errlen)) goto broken;
-        } else if (lbm_update_box(s, all_lo, all_hi, 0, err, errlen)) {
+                if (lbm_update_box(s, r->box_lo[b], r->box_hi[b], LBM_QUEUE_EDGE, err, errlen))
+                    goto broken;
+        } else if (lbm_update_box(s, all_lo, all_hi, LBM_QUEUE_EDGE, err, errlen)) {
             goto broken;
         }
         /* the interior goes between packing and sending: a device backend queues it and the
          * host moves on to wait for the packs; the CPU computes it while the messages travel */
         if (exchange && exchange_pack(r, req, err, errlen)) goto broken;
         if (overlap && async &&
-            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], LBM_QUEUE_INTERIOR, err, errlen))
             goto broken;
         if (exchange && exchange_send(r, req, err, errlen)) goto broken;
         if (overlap && !async &&
-            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], LBM_QUEUE_INTERIOR, err, errlen))
             goto broken;
         if ((exchange && exchange_finish(r, req, err, errlen)) || lbm_queues_join(s, err, errlen))
             goto broken;
         lbm_swap(s);
     }
-    if (lbm_wait(s, -1, err, errlen)) goto broken;
+    if (lbm_wait(s, LBM_QUEUE_BOTH, err, errlen)) goto broken;
     t = MPI_Wtime() - t0;
     MPI_Allreduce(&t, seconds, 1, MPI_DOUBLE, MPI_MAX, r->comm);
     return 0;
@@ -626,7 +630,7 @@ int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen
     if (r->nh == 0) return 0;
     lbm_swap(s); /* the halo calls work on the next lattice: make it the current one */
     rc = exchange_start(r, req, err, errlen) || exchange_finish(r, req, err, errlen) ||
-         lbm_wait(s, -1, err, errlen);
+         lbm_wait(s, LBM_QUEUE_BOTH, err, errlen);
     lbm_swap(s);
 #else
     (void)r;
@@ -692,16 +696,16 @@ void dist_case_end(struct dist_run *r)
 {
     if (r) {
         for (int k = 0; k < r->nh; k++) {
-            lbm_buffer_free(r->h[k].sbuf, 0);
-            lbm_buffer_free(r->h[k].rbuf[0], 0);
-            lbm_buffer_free(r->h[k].rbuf[1], 0);
+            lbm_buffer_free(r->h[k].sbuf, LBM_BUFFER_BACKEND);
+            lbm_buffer_free(r->h[k].rbuf[0], LBM_BUFFER_BACKEND);
+            lbm_buffer_free(r->h[k].rbuf[1], LBM_BUFFER_BACKEND);
             if (r->h[k].via == VIA_HOST) {
-                lbm_buffer_free(r->h[k].shost, 1);
-                lbm_buffer_free(r->h[k].rhost[0], 1);
-                lbm_buffer_free(r->h[k].rhost[1], 1);
+                lbm_buffer_free(r->h[k].shost, LBM_BUFFER_HOST);
+                lbm_buffer_free(r->h[k].rhost[0], LBM_BUFFER_HOST);
+                lbm_buffer_free(r->h[k].rhost[1], LBM_BUFFER_HOST);
             }
         }
-        if (r->pinned) lbm_host_register(r->pinned, r->pinned_bytes, 0, NULL, 0);
+        if (r->pinned) lbm_host_register(r->pinned, r->pinned_bytes, LBM_UNPIN, NULL, 0);
 #ifdef LBMR_WITH_MPI
         if (r->win != MPI_WIN_NULL) {
             MPI_Win_unlock_all(r->win);

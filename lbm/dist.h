@@ -43,11 +43,13 @@ enum dist_halo {
 int dist_halo_check(int halo, char *err, size_t errlen);
 /* Halo buffers for an allocated state (after lbm_alloc); collective over the run's ranks. */
 int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, size_t errlen);
-/* `steps` updates with halo exchange (exchange = 0: the same updates without it, for timing
- * only); overlap = 1 updates the interior while the boundary layers travel. *seconds: the
- * slowest rank's wall time. Collective over the run's ranks. */
-int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, int overlap,
-              double *seconds, char *err, size_t errlen);
+/* dist_step with or without the halo exchange (without: the same updates, for timing only) */
+enum dist_exchange { DIST_NO_EXCHANGE = 0, DIST_EXCHANGE = 1 };
+/* `steps` updates, with the halo exchange or without it; overlap = 1 updates the interior while the
+ * boundary layers travel. *seconds: the slowest rank's wall time. Collective over the run's ranks.
+ */
+int dist_step(struct dist_run *r, struct lbm_state *s, int steps, enum dist_exchange exchange,
+              int overlap, double *seconds, char *err, size_t errlen);
 /* Fills the current lattice's ghost layers from the neighbours (after lbm_init or lbm_load). */
 int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen);
 /* Sums over the run's ranks (rank 0 of the run gets them; hashes add modulo 2^64). */

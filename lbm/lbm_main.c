@@ -175,7 +175,7 @@ static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_rea
 /* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). An
  * interrupt on any of the run's ranks stops all of them between two repetitions. */
 static int time_reps(struct run_ctx *x, struct dist_run *run, struct lbm_state *s, int steps,
-                     int reps, int exchange, int overlap, char *err, size_t errlen)
+                     int reps, enum dist_exchange exchange, int overlap, char *err, size_t errlen)
 {
     for (int r = 0; r < reps; r++) {
         if (dist_any(run, interrupt_requested())) {
@@ -238,11 +238,12 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
              dist_attach(run, s, halo, err, sizeof err) || lbm_init(s, err, sizeof err);
     snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));
     if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err)) goto fail;
-    if (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err)) goto fail;
+    if (warmup > 0 && dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, sizeof err))
+        goto fail;
     if (warmup > 0) rep_s = secs / warmup; /* per update, for now */
     if (steps == 0) {
         /* as many updates as fill about TARGET_REP_SECONDS, judged from a timed probe */
-        if (dist_step(run, s, 2, 1, overlap, &secs, err, sizeof err)) goto fail;
+        if (dist_step(run, s, 2, DIST_EXCHANGE, overlap, &secs, err, sizeof err)) goto fail;
         steps = (int)ceil(TARGET_REP_SECONDS / (secs / 2));
         steps = steps < 2 ? 2 : (steps > 100000 ? 100000 : steps);
         steps += pairs && steps % 2;
@@ -255,10 +256,12 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         /* the same updates without the exchange (their results are discarded): what the
          * halos add is the difference of the medians */
         int reps = x->o->reps < 3 ? x->o->reps : 3;
-        if (time_reps(x, run, s, steps, reps, 0, overlap, err, sizeof err)) goto fail;
+        if (time_reps(x, run, s, steps, reps, DIST_NO_EXCHANGE, overlap, err, sizeof err))
+            goto fail;
         t_compute = median_of(x->times, reps);
         if (lbm_init(s, err, sizeof err) || dist_prime(run, s, err, sizeof err) ||
-            (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err)))
+            (warmup > 0 &&
+             dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, sizeof err)))
             goto fail;
     }
     if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err)) goto fail;
@@ -266,7 +269,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     for (int tries = 1;; tries++) { /* until the window is long enough: probe estimates err */
         int more;
         measured = energy_session_begin(&x->energy) == 0;
-        failed = time_reps(x, run, s, steps, reps, 1, overlap, err, sizeof err);
+        failed = time_reps(x, run, s, steps, reps, DIST_EXCHANGE, overlap, err, sizeof err);
         if (measured) /* a window that measured nothing still has its clocks */
             energy_session_end(&x->energy, &energy);
         if (failed) goto fail;
@@ -428,8 +431,10 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
     return 0;
 }
 
-/* Visits every case; with run == 0 only counts them and tracks the largest allocation. */
-static int sweep(struct run_ctx *x, int run, size_t *largest)
+/* Visits every case: SWEEP_COUNT only counts them and tracks the largest allocation, SWEEP_RUN
+ * runs them. */
+enum sweep_mode { SWEEP_COUNT, SWEEP_RUN };
+static int sweep(struct run_ctx *x, enum sweep_mode mode, size_t *largest)
 {
     const struct lbm_opts *o = x->o;
     /* gpu threads per block or cpu OpenMP threads (the parser allows each on its backend only) */
@@ -460,7 +465,7 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     if (c.geometry == LBM_CHANNEL) c.force[0] = o->force;
                                     c.threads = tl->n ? (int)tl->v[bi] : 0;
                                     n += x->grid_runs;
-                                    if (!run) {
+                                    if (mode == SWEEP_COUNT) {
                                         size_t b = local_bytes(x, &c);
                                         if (lbm_case_supported(&c, x->why, sizeof x->why) ||
                                             grids_fit(x, &c))
@@ -562,7 +567,7 @@ int main(int argc, char **argv)
     sysinfo_host_get(&x->host);
     default_dims = o->ndims == 0;
     if (default_dims) default_domain(x, o, default_why, sizeof default_why);
-    x->ncases = sweep(x, 0, &largest);
+    x->ncases = sweep(x, SWEEP_COUNT, &largest);
     if (x->ncases < 0) {
         rc = FAIL(2, "%s", x->why);
         goto done;
@@ -603,7 +608,7 @@ int main(int argc, char **argv)
     energy_session_open(&x->energy, dist_rank() == 0 ? prog : NULL,
                         strcmp(lbm_backend_name, "cpu") != 0 || dist_size() == 1,
                         "the ranks of a cpu run share the packages that powercap reads");
-    rc = sweep(x, 1, &largest);
+    rc = sweep(x, SWEEP_RUN, &largest);
     if (rc == -2) {
         if (dist_rank() == 0)
             fprintf(stderr,

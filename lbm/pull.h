@@ -15,8 +15,10 @@
 #define LBM_PULL_HD
 #endif
 
-/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. halo = 0
- * promises a domain with no neighbouring rank (callers pass a constant: the test vanishes). */
+/* lbm_pull_index's halo argument: LBM_PULL_NO_HALO promises a domain with no neighbouring rank */
+enum { LBM_PULL_NO_HALO = 0, LBM_PULL_HALO = 1 };
+/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. halo:
+ * LBM_PULL_HALO or LBM_PULL_NO_HALO (callers pass a constant: the test vanishes). */
 static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
                                                 const struct lbm_bounds *b, int d, int cx, int cy,
                                                 int cz, int opp, long x, long y, long z, int *lid,

@@ -228,7 +228,8 @@ fail:
 }
 
 /* The launch-shape sweep of one (kernel, precision, size, offsets). */
-static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
+enum sweep_mode { SWEEP_COUNT, SWEEP_RUN }; /* count the cases, or run them */
+static int sweep_launch(struct run_ctx *x, struct stream_case c, enum sweep_mode mode)
 {
     const struct stream_opts *o = x->o;
     int uses_launch = strcmp(x->dev->dev.backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
@@ -247,8 +248,8 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
                 c.ilp = uses_launch && o->ilp.n ? (int)o->ilp.v[i] : 0;
                 c.scalar = o->scalar;
                 n++;
-                if (!count_only && interrupt_requested()) return -2;
-                if (!count_only && run_case(x, &c))
+                if (mode == SWEEP_RUN && interrupt_requested()) return -2;
+                if (mode == SWEEP_RUN && run_case(x, &c))
                     return interrupt_requested() && !x->write_failed ? -2 : -1;
             }
         }
@@ -256,7 +257,7 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
     return n;
 }
 
-static int sweep(struct run_ctx *x, int count_only)
+static int sweep(struct run_ctx *x, enum sweep_mode mode)
 {
     const struct stream_opts *o = x->o;
     size_t nsizes = o->sizes.n ? o->sizes.n : 1;
@@ -275,7 +276,7 @@ static int sweep(struct run_ctx *x, int count_only)
                         c.n = elements_for(x->dev, o, si, c.kernel, c.prec);
                         c.read_offset = o->read_offsets.v[ri];
                         c.write_offset = o->write_offsets.v[wi];
-                        n = sweep_launch(x, c, count_only);
+                        n = sweep_launch(x, c, mode);
                         if (n < 0) return n;
                         total += n;
                     }
@@ -342,7 +343,7 @@ int main(int argc, char **argv)
     x.host = &host;
     x.ntimes = o->reps > o->warmup ? o->reps : o->warmup;
     x.times = malloc((size_t)x.ntimes * sizeof *x.times);
-    x.ncases = sweep(&x, 1);
+    x.ncases = sweep(&x, SWEEP_COUNT);
     if (!x.times) {
         rc = cli_error(prog, 1, "out of memory");
         goto done;
@@ -352,9 +353,9 @@ int main(int argc, char **argv)
         rc = cli_error(prog, rc, "%s", err);
         goto done;
     }
-    energy_session_open(&x.energy, prog, 1, "");
+    energy_session_open(&x.energy, prog, true, "");
     progress_start(&x.prog, prog, x.ncases);
-    rc = sweep(&x, 0);
+    rc = sweep(&x, SWEEP_RUN);
     if (rc == -2) {
         fprintf(stderr,
                 "%s: interrupted: %d of %d cases measured and written, the unfinished "
