@@ -42,6 +42,9 @@ struct lbm_state {
     int aa_even;      /* aa: the next step is an even (cell-local) one; 0 right after init */
     size_t buf_elems; /* per-thread buffer of the nt kernel: a chunk for each direction */
     size_t nt_stride; /* elements from one direction's chunk to the next there */
+    int threads;      /* OpenMP threads of every update (lbm_alloc's count) */
+    char *nt_buf;     /* the nt kernel's per-thread buffers, nt_slot bytes apart; NULL otherwise */
+    size_t nt_slot;   /* bytes: a whole 2 MiB huge page per thread, as cpu_alloc gives each */
     char region[32];  /* likwid marker region: lbm_<kernel> */
 };
 
@@ -257,6 +260,24 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         s->nt_stride = ((cells * es + 63) / 64 + 1) * 64 / es;
         s->buf_elems = 19 * s->nt_stride;
     }
+    s->threads = omp_get_max_threads();
+    {
+        /* the nt kernel's buffers, once per state rather than per update inside the timed loop;
+         * each thread's own huge page, first touched by that thread in its first update */
+        int variant;
+        const size_t huge = (size_t)2 << 20;
+        step_fn(s, &variant);
+        if (variant == 1) {
+            s->nt_slot = (s->buf_elems * s->u.es + huge - 1) / huge * huge;
+            s->nt_buf = cpu_alloc(s->nt_slot * (size_t)s->threads);
+            if (!s->nt_buf) {
+                snprintf(err, errlen, "cannot allocate the nt kernel's buffers (%.2f MiB)",
+                         (double)s->nt_slot * s->threads / 1048576.0);
+                lbm_free(s);
+                return 1;
+            }
+        }
+    }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
         s->mem[k] = cpu_alloc(s->u.l.elems * s->u.es + LATTICE_SHIFT);
@@ -271,7 +292,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
     snprintf(s->region, sizeof s->region, "lbm_%s", lbm_kernel_names[c->kernel]);
 #pragma omp parallel
     cpu_marker_register(s->region);
-    used->threads = omp_get_max_threads();
+    used->threads = s->threads;
     cpu_binding(used->binding, sizeof used->binding);
     used->blocks = -1;
     used->occupancy = NAN;
@@ -467,9 +488,9 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     (void)err;
     (void)errlen;
     if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
-#pragma omp parallel
+#pragma omp parallel num_threads(s->threads)
     {
-        void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
+        void *buf = variant == 1 ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
         cpu_marker_start(s->region);
 #pragma omp for collapse(2) schedule(static)
         for (size_t z = lo[2]; z < hi[2]; z++)
@@ -477,7 +498,6 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
                 fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
         if (variant == 1) nt_fence();
         cpu_marker_stop(s->region);
-        free(buf);
     }
     return 0;
 }
@@ -591,5 +611,6 @@ void lbm_free(struct lbm_state *s)
     if (!s) return;
     free(s->mem[0]);
     free(s->mem[1]);
+    free(s->nt_buf);
     free(s);
 }
