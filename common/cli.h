@@ -1,7 +1,7 @@
 /* cli.h: the list syntax shared by every executable ("32:512:16", "1M:1G:x2", "64,128,256")
  * and small helpers for options that take one value or a set of names. */
-#ifndef SUITE_CLI_H
-#define SUITE_CLI_H
+#ifndef LBMR_CLI_H
+#define LBMR_CLI_H
 
 #include <stddef.h>
 

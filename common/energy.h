@@ -2,8 +2,8 @@
  * (cpu/cpu_energy.c: Linux powercap; gpu/gpu_energy.c: NVML); the drivers open it once, wrap
  * every timed set in begin/end and write what it read (energy.c) into the row. Meters never
  * print: they return nonzero with the reason in the caller's buffer. */
-#ifndef SUITE_ENERGY_H
-#define SUITE_ENERGY_H
+#ifndef LBMR_ENERGY_H
+#define LBMR_ENERGY_H
 
 #include <stdbool.h>
 #include <stddef.h>

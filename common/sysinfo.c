@@ -10,21 +10,21 @@
 #include <unistd.h>
 
 #include "build_info.h"
-#include "suite_version.h"
+#include "lbmr_version.h"
 
 const char *sysinfo_version(void)
 {
-    return SUITE_VERSION;
+    return LBMR_VERSION;
 }
 
 const char *sysinfo_c_compiler(void)
 {
-    return SUITE_C_COMPILER;
+    return LBMR_C_COMPILER;
 }
 
 const char *sysinfo_c_flags(void)
 {
-    return SUITE_C_FLAGS;
+    return LBMR_C_FLAGS;
 }
 
 static int read_line(const char *path, char *buf, size_t len)

@@ -1,7 +1,7 @@
 /* sysinfo.h: host facts written into every row (hostname, CPU, last-level cache, memory,
  * OpenMP binding, build provenance), read from /proc and sysfs. */
-#ifndef SUITE_SYSINFO_H
-#define SUITE_SYSINFO_H
+#ifndef LBMR_SYSINFO_H
+#define LBMR_SYSINFO_H
 
 #include <stddef.h>
 

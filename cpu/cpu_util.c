@@ -68,7 +68,7 @@ void cpu_binding(char *buf, size_t len)
 
 #ifdef LBMR_WITH_LIKWID
 /* CPU model, cores, last-level cache and NUMA domains from likwid's topology API. */
-static int likwid_facts(struct suite_device *d)
+static int likwid_facts(struct device_facts *d)
 {
     CpuTopology_t topo;
     CpuInfo_t info;
@@ -108,7 +108,7 @@ size_t cpu_default_bytes(char *why, size_t len)
     return bytes;
 }
 
-void cpu_device_facts(struct suite_device *d)
+void cpu_device_facts(struct device_facts *d)
 {
     struct sysinfo_host h;
     sysinfo_host_get(&h);

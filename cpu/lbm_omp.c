@@ -194,7 +194,7 @@ static row_fn step_fn(const struct lbm_state *s, int *variant)
     return rows[s->u.c.prec == PREC_DP][s->u.c.collision][*variant];
 }
 
-int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
+int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
@@ -211,7 +211,7 @@ int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
 
 int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 {
-    if (k == LBM_PULL_NT && NT_WIDTH == 0) {
+    if (k == LBM_PULL_NT && CPU_NT_WIDTH == 0) {
         snprintf(why, whylen,
                  "this build has no non-temporal store instructions (needs x86 with "
                  "SSE2 or newer); use pull");
@@ -496,7 +496,7 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
         for (size_t z = lo[2]; z < hi[2]; z++)
             for (size_t y = lo[1]; y < hi[1]; y++)
                 fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
-        if (variant == 1) nt_fence();
+        if (variant == 1) cpu_nt_fence();
         cpu_marker_stop(s->region);
     }
     return 0;

@@ -66,8 +66,8 @@ extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
     f->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
     read_driver(f->driver, sizeof f->driver);
     snprintf(f->compiler, sizeof f->compiler, "nvcc %d.%d.%d + %s", __CUDACC_VER_MAJOR__,
-             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, SUITE_C_COMPILER);
-    snprintf(f->flags, sizeof f->flags, "%s", SUITE_CUDA_FLAGS);
+             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, LBMR_C_COMPILER);
+    snprintf(f->flags, sizeof f->flags, "%s", LBMR_CUDA_FLAGS);
     return 0;
 }
 
@@ -78,7 +78,7 @@ extern "C" size_t gpu_memory_free(void)
     return free_b;
 }
 
-extern "C" int gpu_device_facts(struct suite_device *d, char *err, size_t errlen)
+extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen)
 {
     struct gpu_facts f;
     if (gpu_facts_get(&f, err, errlen)) return 1;

@@ -492,7 +492,7 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
 #undef GPU_CASE_
 }
 
-extern "C" int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
+extern "C" int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
 {
     return gpu_device_facts(d, err, errlen);
 }

@@ -73,7 +73,7 @@ struct lbm_setup {
 };
 int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, size_t errlen);
 
-int lbm_backend_open(struct suite_device *d, char *err, size_t errlen);
+int lbm_backend_open(struct device_facts *d, char *err, size_t errlen);
 int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen);
 /* 0 if this backend can run the case as given (e.g. the GPU kernel's real threads-per-block
  * limit, set by its registers); else why not. Checked for every case before anything runs. */

@@ -25,7 +25,7 @@ extern const char lbm_backend_name[]; /* "cpu" or "gpu", from the backend */
 
 struct run_ctx {
     const struct lbm_opts *o;
-    struct suite_device dev;
+    struct device_facts dev;
     struct sysinfo_host host;
     struct output out; /* rank 0's */
     double *times;

@@ -1,8 +1,8 @@
 /* stream.h: the STREAM backend interface; cpu/stream_omp.c and gpu/stream_cuda.cu each give one
  * definition of every function. Backends never print and never exit: they return nonzero and
  * leave a message in the caller's buffer. */
-#ifndef SUITE_STREAM_H
-#define SUITE_STREAM_H
+#ifndef LBMR_STREAM_H
+#define LBMR_STREAM_H
 
 #include <stddef.h>
 
@@ -73,7 +73,7 @@ struct stream_launch {
 };
 
 struct stream_device {
-    struct suite_device dev;
+    struct device_facts dev;
     size_t default_bytes;  /* default bytes per array */
     char default_why[160]; /* how the default was chosen, for stderr */
 };

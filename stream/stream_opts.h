@@ -1,6 +1,6 @@
 /* stream_opts.h: the options of stream-cpu and stream-gpu (one set for both). */
-#ifndef SUITE_STREAM_OPTS_H
-#define SUITE_STREAM_OPTS_H
+#ifndef LBMR_STREAM_OPTS_H
+#define LBMR_STREAM_OPTS_H
 
 #include "cli.h"
 #include "output.h"

@@ -155,7 +155,7 @@ static double taylor_green_ratio(enum lbm_collision coll)
 
 int main(void)
 {
-    struct suite_device dev;
+    struct device_facts dev;
     static const size_t dims[][6] = {
         /* nx, ny, nz, pad, align(bytes), steps */
         {13, 7, 5, 3, 0, 5}, {16, 6, 4, 0, 128, 3}, {1, 4, 3, 0, 0, 3},
