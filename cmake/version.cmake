@@ -1,4 +1,4 @@
-# version.cmake: writes suite_version.h with `git describe` of the source tree (run each build;
+# version.cmake: writes lbmr_version.h with `git describe` of the source tree (run each build;
 # the file is rewritten only when the text changes, so nothing rebuilds needlessly). The
 # environment variable LBMR_VERSION, when set, wins: a tree copied elsewhere may carry no .git,
 # or a stale one (seen on the device machines: every row of one session named the session's
@@ -16,7 +16,7 @@ else()
     set(version "${FALLBACK}-${desc}")
   endif()
 endif()
-set(text "/* suite_version.h: generated at build time by cmake/version.cmake */\n#define SUITE_VERSION \"${version}\"\n")
+set(text "/* lbmr_version.h: generated at build time by cmake/version.cmake */\n#define LBMR_VERSION \"${version}\"\n")
 if(EXISTS "${OUT}")
   file(READ "${OUT}" old)
 endif()

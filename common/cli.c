@@ -19,8 +19,7 @@ int cli_fail(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     for (char *c = err; *c; c++) {
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return 1;
 }
@@ -57,11 +56,24 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
     }
     if (allow_suffix && *end) {
         switch (*end) {
-        case 'K': case 'k': power = 1; break;
-        case 'M': case 'm': power = 2; break;
-        case 'G': case 'g': power = 3; break;
-        case 'T': case 't': power = 4; break;
-        default: break;
+        case 'K':
+        case 'k':
+            power = 1;
+            break;
+        case 'M':
+        case 'm':
+            power = 2;
+            break;
+        case 'G':
+        case 'g':
+            power = 3;
+            break;
+        case 'T':
+        case 't':
+            power = 4;
+            break;
+        default:
+            break;
         }
         if (power) {
             end++;
@@ -121,13 +133,11 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
             parts[np++] = c + 1;
         }
     }
-    if (cli_parse_value(parts[0], allow_suffix, &a, err, errlen))
-        return 1;
+    if (cli_parse_value(parts[0], allow_suffix, &a, err, errlen)) return 1;
     if (np == 1) {
         b = a;
     } else {
-        if (cli_parse_value(parts[1], allow_suffix, &b, err, errlen))
-            return 1;
+        if (cli_parse_value(parts[1], allow_suffix, &b, err, errlen)) return 1;
         if (b < a) {
             cli_fail(err, errlen, "'%s': range end %zu is below its start %zu", whole, b, a);
             return 1;
@@ -135,17 +145,14 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
         if (np == 3) {
             const char *s = parts[2];
             geometric = *s == 'x' || *s == '*';
-            if (geometric)
-                s++;
-            if (cli_parse_value(s, geometric ? 0 : allow_suffix, &step, err, errlen))
-                return 1;
+            if (geometric) s++;
+            if (cli_parse_value(s, geometric ? 0 : allow_suffix, &step, err, errlen)) return 1;
             if (geometric ? step < 2 : step < 1) {
                 cli_fail(err, errlen, "'%s': %s must be at least %d", whole,
                          geometric ? "a factor" : "a step", geometric ? 2 : 1);
                 return 1;
             }
-            if (!geometric && (out->min_step == 0 || step < out->min_step))
-                out->min_step = step;
+            if (!geometric && (out->min_step == 0 || step < out->min_step)) out->min_step = step;
         }
         if (geometric && a == 0) {
             cli_fail(err, errlen, "'%s': a geometric range cannot start at 0%s", whole,
@@ -159,19 +166,15 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
                      v, lo, hi);
             return 1;
         }
-        if (push(out, v, whole, err, errlen))
-            return 1;
+        if (push(out, v, whole, err, errlen)) return 1;
         if (geometric) {
-            if (v > b / step)
-                break;
+            if (v > b / step) break;
             v *= step;
         } else {
-            if (b - v < step)
-                break;
+            if (b - v < step) break;
             v += step;
         }
-        if (v > b)
-            break;
+        if (v > b) break;
     }
     return 0;
 }
@@ -200,8 +203,7 @@ int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, str
     }
     memcpy(buf, text, len + 1);
     for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        if (parse_item(item, text, allow_suffix, lo, hi, out, err, errlen))
-            return 1;
+        if (parse_item(item, text, allow_suffix, lo, hi, out, err, errlen)) return 1;
     }
     return 0;
 }
@@ -212,8 +214,7 @@ void cli_join_names(const char *const *names, int n, char *buf, size_t len)
     buf[0] = '\0';
     for (int i = 0; i < n && used < len; i++) {
         int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", names[i]);
-        if (w < 0)
-            break;
+        if (w < 0) break;
         used += (size_t)w;
     }
 }
@@ -231,8 +232,7 @@ int cli_parse_names(const char *text, const char *const *names, int n, int *out,
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         int found = -1;
         for (int i = 0; i < n; i++) {
-            if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0)
-                found = i;
+            if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0) found = i;
         }
         if (found < 0) {
             cli_fail(err, errlen, "'%.*s' is not one of %s", (int)(len > 64 ? 64 : len), p,
@@ -246,8 +246,7 @@ int cli_parse_names(const char *text, const char *const *names, int n, int *out,
             }
         }
         out[(*count)++] = found;
-        if (!comma)
-            break;
+        if (!comma) break;
         p = comma + 1;
     }
     return 0;
@@ -284,19 +283,17 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
     char *end;
     double v = strtod(text, &end);
     if (*end || end == text || !isfinite(v) || !(v > lo && v < hi)) {
-        cli_fail(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt,
-                 text, lo, hi);
+        cli_fail(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt, text,
+                 lo, hi);
         return 1;
     }
     *out = v;
     return 0;
 }
 
-int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err,
-                  size_t errlen)
+int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err, size_t errlen)
 {
-    if (cli_opt_list(opt, text, 0, 32, 1024, out, err, errlen))
-        return 1;
+    if (cli_opt_list(opt, text, 0, 32, 1024, out, err, errlen)) return 1;
     for (size_t i = 0; i < out->n; i++) {
         if (out->v[i] % 32) {
             cli_fail(err, errlen, "%s: %zu is not a multiple of 32 (a warp)", opt, out->v[i]);
@@ -311,16 +308,17 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
 {
     const int cpus = sysinfo_cpus_allowed();
     if (strcmp(backend, "cpu") != 0) {
-        cli_fail(err, errlen, "--threads applies to the cpu executables only (OpenMP threads; "
-                              "the gpu ones take --block)");
+        cli_fail(err, errlen,
+                 "--threads applies to the cpu executables only (OpenMP threads; "
+                 "the gpu ones take --block)");
         return 1;
     }
-    if (cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen))
-        return 1;
+    if (cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen)) return 1;
     for (size_t i = 0; i < out->n; i++) {
         if (cpus > 0 && out->v[i] > (size_t)cpus) {
-            cli_fail(err, errlen, "--threads %zu: this process may run on %d CPU(s) "
-                                  "(sched_getaffinity); more threads would time-share them",
+            cli_fail(err, errlen,
+                     "--threads %zu: this process may run on %d CPU(s) "
+                     "(sched_getaffinity); more threads would time-share them",
                      out->v[i], cpus);
             return 1;
         }
@@ -329,8 +327,7 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
 }
 
 int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
-                      const char **out_path, void (*usage)(const char *), char *err,
-                      size_t errlen)
+                      const char **out_path, void (*usage)(const char *), char *err, size_t errlen)
 {
     if (c == 'o') {
         if (!*optarg_) {
@@ -373,8 +370,7 @@ int cli_select_supported(int *ids, int *n, int count, const char *const *names, 
     char why[256];
     if (*n == 0) {
         for (int k = 0; k < count; k++) {
-            if (supported(k, why, sizeof why) == 0)
-                ids[(*n)++] = k;
+            if (supported(k, why, sizeof why) == 0) ids[(*n)++] = k;
         }
         return 0;
     }

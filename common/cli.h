@@ -1,7 +1,7 @@
 /* cli.h: the list syntax shared by every executable ("32:512:16", "1M:1G:x2", "64,128,256")
  * and small helpers for options that take one value or a set of names. */
-#ifndef SUITE_CLI_H
-#define SUITE_CLI_H
+#ifndef LBMR_CLI_H
+#define LBMR_CLI_H
 
 #include <stddef.h>
 
@@ -74,8 +74,7 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
  * usage (the usage function writes to stdout); --version prints the suite version on stdout.
  * Returns 0 (handled), -1 (help or version printed: exit 0), or 2 (bad input, message in err). */
 int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
-                      const char **out_path, void (*usage)(const char *), char *err,
-                      size_t errlen);
+                      const char **out_path, void (*usage)(const char *), char *err, size_t errlen);
 /* 2 with a message if operands follow the options, else 0. */
 int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen);
 

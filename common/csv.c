@@ -38,11 +38,21 @@ void csv_record_init(struct csv_record *r)
     for (int i = 0; i < NCOLS; i++) {
         char *p = (char *)r + csv_columns[i].offset;
         switch (csv_columns[i].kind) {
-        case CSV_K_INT: *(int64_t *)p = 0; break;
-        case CSV_K_OPT: *(int64_t *)p = -1; break;
-        case CSV_K_DBL: *(double *)p = NAN; break;
-        case CSV_K_NUM: *(double *)p = NAN; break;
-        case CSV_K_STR: p[0] = '\0'; break;
+        case CSV_K_INT:
+            *(int64_t *)p = 0;
+            break;
+        case CSV_K_OPT:
+            *(int64_t *)p = -1;
+            break;
+        case CSV_K_DBL:
+            *(double *)p = NAN;
+            break;
+        case CSV_K_NUM:
+            *(double *)p = NAN;
+            break;
+        case CSV_K_STR:
+            p[0] = '\0';
+            break;
         }
     }
     r->schema = CSV_SCHEMA;
@@ -58,15 +68,11 @@ void csv_set(char *field, const char *value)
 
 int csv_write_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r"))
-        return fputs(s, f) < 0;
-    if (fputc('"', f) == EOF)
-        return 1;
+    if (!strpbrk(s, ",\"\n\r")) return fputs(s, f) < 0;
+    if (fputc('"', f) == EOF) return 1;
     for (; *s; s++) {
-        if (*s == '"' && fputc('"', f) == EOF)
-            return 1;
-        if (fputc(*s, f) == EOF)
-            return 1;
+        if (*s == '"' && fputc('"', f) == EOF) return 1;
+        if (fputc(*s, f) == EOF) return 1;
     }
     return fputc('"', f) == EOF;
 }
@@ -74,11 +80,9 @@ int csv_write_field(FILE *f, const char *s)
 int csv_write_header(FILE *f)
 {
     for (int i = 0; i < NCOLS; i++) {
-        if (fprintf(f, "%s%s", i ? "," : "", csv_columns[i].name) < 0)
-            return 1;
+        if (fprintf(f, "%s%s", i ? "," : "", csv_columns[i].name) < 0) return 1;
     }
-    if (fputc('\n', f) == EOF)
-        return 1;
+    if (fputc('\n', f) == EOF) return 1;
     return fflush(f) != 0;
 }
 
@@ -87,8 +91,7 @@ int csv_write_row(FILE *f, const struct csv_record *r)
     for (int i = 0; i < NCOLS; i++) {
         const char *p = (const char *)r + csv_columns[i].offset;
         int bad = 0;
-        if (i && fputc(',', f) == EOF)
-            return 1;
+        if (i && fputc(',', f) == EOF) return 1;
         switch (csv_columns[i].kind) {
         case CSV_K_INT:
             bad = fprintf(f, "%lld", (long long)*(const int64_t *)p) < 0;
@@ -98,8 +101,7 @@ int csv_write_row(FILE *f, const struct csv_record *r)
                 bad = fprintf(f, "%lld", (long long)*(const int64_t *)p) < 0;
             break;
         case CSV_K_DBL:
-            if (!isnan(*(const double *)p))
-                bad = fprintf(f, "%.9g", *(const double *)p) < 0;
+            if (!isnan(*(const double *)p)) bad = fprintf(f, "%.9g", *(const double *)p) < 0;
             break;
         case CSV_K_NUM: /* glibc would print -nan for a NaN with its sign bit set */
             bad = (isnan(*(const double *)p) ? fputs("nan", f) < 0
@@ -109,11 +111,9 @@ int csv_write_row(FILE *f, const struct csv_record *r)
             bad = csv_write_field(f, p);
             break;
         }
-        if (bad)
-            return 1;
+        if (bad) return 1;
     }
-    if (fputc('\n', f) == EOF)
-        return 1;
+    if (fputc('\n', f) == EOF) return 1;
     return fflush(f) != 0;
 }
 
@@ -195,12 +195,10 @@ static int csv_strings_grow(struct csv_strings *p)
 {
     size_t n = p->nslots ? 2 * p->nslots : 1024;
     const char **slots = calloc(n, sizeof *slots);
-    if (!slots)
-        return 1;
+    if (!slots) return 1;
     for (size_t i = 0; i < p->nslots; i++) {
         size_t j;
-        if (!p->slots[i])
-            continue;
+        if (!p->slots[i]) continue;
         for (j = csv_hash(p->slots[i]) & (n - 1); slots[j]; j = (j + 1) & (n - 1))
             ;
         slots[j] = p->slots[i];
@@ -219,20 +217,16 @@ static const char *csv_intern(struct csv_table *t, const char *s)
     char *copy;
     if (!p) {
         p = t->strings = calloc(1, sizeof *p);
-        if (!p)
-            return NULL;
+        if (!p) return NULL;
     }
-    if (2 * (p->used + 1) > p->nslots && csv_strings_grow(p))
-        return NULL;
+    if (2 * (p->used + 1) > p->nslots && csv_strings_grow(p)) return NULL;
     for (j = csv_hash(s) & (p->nslots - 1); p->slots[j]; j = (j + 1) & (p->nslots - 1)) {
-        if (strcmp(p->slots[j], s) == 0)
-            return p->slots[j];
+        if (strcmp(p->slots[j], s) == 0) return p->slots[j];
     }
     if (!p->chunks || p->chunks->cap - p->chunks->used < len) {
         size_t cap = len > 65536 ? len : 65536;
         struct csv_chunk *c = malloc(sizeof *c + cap);
-        if (!c)
-            return NULL;
+        if (!c) return NULL;
         c->next = p->chunks;
         c->used = 0;
         c->cap = cap;
@@ -324,16 +318,13 @@ static int table_push(struct csv_table *t, const struct csv_row *r, long line, c
         struct csv_row *rows = realloc(t->rows, cap * sizeof *rows);
         long *lines;
         const char **files;
-        if (!rows)
-            return 1;
+        if (!rows) return 1;
         t->rows = rows;
         lines = realloc(t->lines, cap * sizeof *lines);
-        if (!lines)
-            return 1;
+        if (!lines) return 1;
         t->lines = lines;
         files = realloc(t->files, cap * sizeof *files);
-        if (!files)
-            return 1;
+        if (!files) return 1;
         t->files = files;
         t->cap = cap;
     }
@@ -396,8 +387,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             for (int i = 0; i < nhead; i++) {
                 map[i] = -1;
                 for (int c = 0; c < NCOLS; c++) {
-                    if (strcmp(fields[i], csv_columns[c].name) == 0)
-                        map[i] = c;
+                    if (strcmp(fields[i], csv_columns[c].name) == 0) map[i] = c;
                 }
                 for (int j = 0; j < i; j++) {
                     if (map[i] >= 0 && map[j] == map[i]) {
@@ -406,12 +396,13 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                         goto out;
                     }
                 }
-                if (map[i] == 0)
-                    schema_col = i;
+                if (map[i] == 0) schema_col = i;
             }
             if (schema_col < 0) {
-                cli_fail(err, errlen, "%s:%ld: not a result file of this suite (no 'schema' column "
-                                      "in the header)", name, lineno);
+                cli_fail(err, errlen,
+                         "%s:%ld: not a result file of this suite (no 'schema' column "
+                         "in the header)",
+                         name, lineno);
                 goto out;
             }
             continue;
@@ -437,8 +428,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             }
             csv_row_init(&r, empty);
             for (int i = 0; i < n; i++) {
-                if (map[i] < 0)
-                    continue; /* a column added after this reader was built */
+                if (map[i] < 0) continue; /* a column added after this reader was built */
                 if (parse_field(t, map[i], fields[i], &r, &why)) {
                     cli_fail(err, errlen, "%s:%ld: column %s: '%.40s' is %s", name, lineno,
                              csv_columns[map[i]].name, fields[i], why);
@@ -446,8 +436,10 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                 }
             }
             if (r.schema != CSV_SCHEMA) {
-                cli_fail(err, errlen, "%s:%ld: schema %lld is not supported (this reader knows "
-                                      "schema %d)", name, lineno, (long long)r.schema, CSV_SCHEMA);
+                cli_fail(err, errlen,
+                         "%s:%ld: schema %lld is not supported (this reader knows "
+                         "schema %d)",
+                         name, lineno, (long long)r.schema, CSV_SCHEMA);
                 goto out;
             }
             if (table_push(t, &r, lineno, file)) {

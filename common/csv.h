@@ -1,7 +1,7 @@
 /* csv.h: the result record (schema 1): one table of columns drives the struct, the writer and
  * the reader, so the three cannot drift apart. data/README.md documents every column. */
-#ifndef SUITE_CSV_H
-#define SUITE_CSV_H
+#ifndef LBMR_CSV_H
+#define LBMR_CSV_H
 
 #include <stdint.h>
 #include <stdio.h>

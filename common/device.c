@@ -6,7 +6,7 @@
 #include "csv.h"
 #include "sysinfo.h"
 
-void device_row_init(struct csv_record *r, const struct suite_device *d, const char *host,
+void device_row_init(struct csv_record *r, const struct device_facts *d, const char *host,
                      const char *bench, double peak_bw_GBs)
 {
     char ts[32];

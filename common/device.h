@@ -1,7 +1,7 @@
 /* device.h: the facts about the measured device that every row repeats; cpu/ and gpu/ each fill
  * it once (cpu_device_facts, gpu_device_facts) for all their benchmarks. */
-#ifndef SUITE_DEVICE_H
-#define SUITE_DEVICE_H
+#ifndef LBMR_DEVICE_H
+#define LBMR_DEVICE_H
 
 #include <stddef.h>
 
@@ -9,12 +9,12 @@
 extern "C" {
 #endif
 
-struct suite_device {
-    char backend[8];       /* "cpu" or "gpu" */
-    char device[128];      /* CPU model or GPU name */
-    double peak_bw_GBs;    /* theoretical bandwidth, NaN if unknown */
-    size_t cache_bytes;    /* CPU last-level cache (all instances) or GPU L2 */
-    char ecc[8];           /* "on", "off" or "" */
+struct device_facts {
+    char backend[8];    /* "cpu" or "gpu" */
+    char device[128];   /* CPU model or GPU name */
+    double peak_bw_GBs; /* theoretical bandwidth, NaN if unknown */
+    size_t cache_bytes; /* CPU last-level cache (all instances) or GPU L2 */
+    char ecc[8];        /* "on", "off" or "" */
     char driver[64];
     char compiler[192];
     char flags[192];
@@ -30,7 +30,7 @@ struct csv_record;
 
 /* Starts a row: every field empty, then version, timestamp, host, bench and the device facts;
  * peak_bw_GBs overrides the device's figure unless NaN. */
-void device_row_init(struct csv_record *r, const struct suite_device *d, const char *host,
+void device_row_init(struct csv_record *r, const struct device_facts *d, const char *host,
                      const char *bench, double peak_bw_GBs);
 
 #ifdef __cplusplus

@@ -75,7 +75,7 @@ void energy_fill_row(struct csv_record *row, const struct energy_reading *e, dou
     if (bytes > 0) row->GBs_per_W = bytes / e->energy_J * 1e-9;
 }
 
-void energy_session_open(struct energy_session *s, const char *prog, int enabled,
+void energy_session_open(struct energy_session *s, const char *prog, bool enabled,
                          const char *why_off)
 {
     char why[256];
@@ -84,7 +84,7 @@ void energy_session_open(struct energy_session *s, const char *prog, int enabled
     s->idle_W = NAN;
     s->said = prog == NULL; /* NULL: a rank that says nothing */
     if (enabled && getenv("LBMR_ENERGY") && strcmp(getenv("LBMR_ENERGY"), "off") == 0) {
-        enabled = 0; /* quick runs (the tests): no idle second, no 1 s windows */
+        enabled = false; /* quick runs (the tests): no idle second, no 1 s windows */
         why_off = "LBMR_ENERGY=off";
     }
     if (!enabled) {

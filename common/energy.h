@@ -2,9 +2,10 @@
  * (cpu/cpu_energy.c: Linux powercap; gpu/gpu_energy.c: NVML); the drivers open it once, wrap
  * every timed set in begin/end and write what it read (energy.c) into the row. Meters never
  * print: they return nonzero with the reason in the caller's buffer. */
-#ifndef SUITE_ENERGY_H
-#define SUITE_ENERGY_H
+#ifndef LBMR_ENERGY_H
+#define LBMR_ENERGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,9 +82,9 @@ struct energy_session {
     int said;
     char why[256]; /* why the last window measured nothing */
 };
-/* Opens the meter (enabled = 0, or LBMR_ENERGY=off in the environment: says why_off instead) and
+/* Opens the meter (enabled false, or LBMR_ENERGY=off in the environment: says why_off instead) and
  * measures idle power; on failure prints one line and leaves s->m NULL. Never fails the run. */
-void energy_session_open(struct energy_session *s, const char *prog, int enabled,
+void energy_session_open(struct energy_session *s, const char *prog, bool enabled,
                          const char *why_off);
 /* Wrap one timed set. begin returns 1 when this window will not be measured; end fills e and
  * returns 0, or 1 (e then has no energy; why is kept for energy_session_report). */

@@ -211,10 +211,7 @@ int output_open(struct output *o, const char *path, enum output_mode mode,
         }
     }
     if (!rc && o->good == 0) { /* a new or emptied file, or stdout: the header first */
-        if (fputs(header, o->mem) == EOF)
-            rc = output_commit(o, 1, err, errlen);
-        else
-            rc = output_commit(o, 0, err, errlen);
+        rc = output_commit(o, fputs(header, o->mem) == EOF, err, errlen);
         o->rows = 0;
     }
     free(header);

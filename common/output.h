@@ -9,8 +9,8 @@
  * The programs' exit statuses: 0 ok, 1 failed verification (or a run-time error of the
  * measurement), 2 bad input (this module: the file exists, is locked, or has another header),
  * OUTPUT_EXIT (3) the output cannot be written, 130 interrupted. */
-#ifndef SUITE_OUTPUT_H
-#define SUITE_OUTPUT_H
+#ifndef LBMR_OUTPUT_H
+#define LBMR_OUTPUT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* precision.h: the two floating-point precisions every benchmark sweeps (C and CUDA). */
-#ifndef SUITE_PRECISION_H
-#define SUITE_PRECISION_H
+#ifndef LBMR_PRECISION_H
+#define LBMR_PRECISION_H
 
 #include <stddef.h>
 

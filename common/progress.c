@@ -31,8 +31,7 @@ void progress_start(struct progress *p, const char *prog, int total)
 void progress_case(const struct progress *p, int i, const char *what)
 {
     double el;
-    if (!p->tty)
-        return; /* quiet in logs and pipelines */
+    if (!p->tty) return; /* quiet in logs and pipelines */
     el = now() - p->t0;
     if (i > 1)
         fprintf(stderr, "%s: case %d/%d: %s (elapsed %.0f s, about %.0f s left)\n", p->prog, i,
@@ -50,7 +49,7 @@ static void on_signal(int sig)
     signal(SIGINT, SIG_DFL); /* a second one, of either kind, ends the program at once */
     signal(SIGTERM, SIG_DFL);
     w = write(STDERR_FILENO, ack, ack_len); /* async-signal-safe, unlike stdio */
-    (void)w; /* nothing to do if stderr is gone */
+    (void)w;                                /* nothing to do if stderr is gone */
     errno = saved;
 }
 

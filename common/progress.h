@@ -1,7 +1,7 @@
 /* progress.h: what long sweeps share: a progress line per case on stderr when it is a terminal
  * (case i of n, elapsed, estimate left), and a clean stop on Ctrl-C or SIGTERM between cases. */
-#ifndef SUITE_PROGRESS_H
-#define SUITE_PROGRESS_H
+#ifndef LBMR_PROGRESS_H
+#define LBMR_PROGRESS_H
 
 #ifdef __cplusplus
 extern "C" {

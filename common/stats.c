@@ -15,15 +15,12 @@ int stats_compute(const double *x, size_t n, struct stats *out)
 {
     double *s;
 
-    if (n == 0)
-        return 1;
+    if (n == 0) return 1;
     for (size_t i = 0; i < n; i++) {
-        if (isnan(x[i]))
-            return 1;
+        if (isnan(x[i])) return 1;
     }
     s = malloc(n * sizeof *s);
-    if (!s)
-        return 1;
+    if (!s) return 1;
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     out->min = s[0];
@@ -36,11 +33,9 @@ int stats_compute(const double *x, size_t n, struct stats *out)
 int stats_reserve(double **x, int *cap, int n)
 {
     double *t;
-    if (n <= *cap)
-        return 0;
+    if (n <= *cap) return 0;
     t = realloc(*x, (size_t)n * sizeof *t);
-    if (!t)
-        return 1;
+    if (!t) return 1;
     *x = t;
     *cap = n;
     return 0;

@@ -1,6 +1,6 @@
 /* stats.h: statistics of timed repetitions (warm-up runs are never passed in). */
-#ifndef SUITE_STATS_H
-#define SUITE_STATS_H
+#ifndef LBMR_STATS_H
+#define LBMR_STATS_H
 
 #include <stddef.h>
 

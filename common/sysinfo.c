@@ -10,33 +10,31 @@
 #include <unistd.h>
 
 #include "build_info.h"
-#include "suite_version.h"
+#include "lbmr_version.h"
 
 const char *sysinfo_version(void)
 {
-    return SUITE_VERSION;
+    return LBMR_VERSION;
 }
 
 const char *sysinfo_c_compiler(void)
 {
-    return SUITE_C_COMPILER;
+    return LBMR_C_COMPILER;
 }
 
 const char *sysinfo_c_flags(void)
 {
-    return SUITE_C_FLAGS;
+    return LBMR_C_FLAGS;
 }
 
 static int read_line(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
     int ok;
-    if (!f)
-        return 1;
+    if (!f) return 1;
     ok = fgets(buf, (int)len, f) != NULL;
     fclose(f);
-    if (!ok)
-        return 1;
+    if (!ok) return 1;
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
 }
@@ -69,30 +67,25 @@ static void read_llc(struct sysinfo_host *h)
             int level;
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cache/index%d/level", cpu,
                      idx);
-            if (read_line(path, buf, sizeof buf))
-                break;
+            if (read_line(path, buf, sizeof buf)) break;
             level = atoi(buf);
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cache/index%d/type", cpu,
                      idx);
-            if (read_line(path, buf, sizeof buf) || strcmp(buf, "Instruction") == 0)
-                continue;
+            if (read_line(path, buf, sizeof buf) || strcmp(buf, "Instruction") == 0) continue;
             if (level > best_level) {
                 best_level = level;
                 best_index = idx;
             }
         }
-        if (best_index < 0)
-            continue;
+        if (best_index < 0) continue;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cache/index%d/size", cpu,
                  best_index);
-        if (read_line(path, buf, sizeof buf))
-            continue;
+        if (read_line(path, buf, sizeof buf)) continue;
         h->llc_instance = parse_cache_size(buf);
         h->llc_level = best_level;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cache/index%d/shared_cpu_list",
                  cpu, best_index);
-        if (read_line(path, buf, sizeof buf))
-            snprintf(buf, sizeof buf, "cpu%ld", cpu);
+        if (read_line(path, buf, sizeof buf)) snprintf(buf, sizeof buf, "cpu%ld", cpu);
         int known = 0;
         for (int i = 0; i < nseen; i++)
             known |= strcmp(seen[i], buf) == 0;
@@ -109,8 +102,7 @@ static void read_cpu_model(struct sysinfo_host *h)
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
     snprintf(h->cpu_model, sizeof h->cpu_model, "unknown CPU");
-    if (!f)
-        return;
+    if (!f) return;
     while (fgets(line, sizeof line, f)) {
         /* x86: "model name"; Arm and others may only give "Processor" or "CPU part" */
         if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Processor", 9) == 0) {
@@ -141,33 +133,28 @@ static void read_counts(struct sysinfo_host *h)
         int known = 0;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
                  cpu);
-        if (read_line(path, buf, sizeof buf))
-            continue;
+        if (read_line(path, buf, sizeof buf)) continue;
         pkg = atol(buf);
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/topology/core_id", cpu);
-        if (read_line(path, buf, sizeof buf))
-            continue;
+        if (read_line(path, buf, sizeof buf)) continue;
         core = atol(buf);
         key = pkg * 65536 + core;
         for (int i = 0; i < n; i++)
             known |= seen[i] == key;
-        if (!known)
-            seen[n++] = key;
+        if (!known) seen[n++] = key;
     }
     h->cores = n;
     for (int node = 0; node < 1024; node++) {
         char path[96];
         snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
-        if (access(path, R_OK) == 0)
-            h->numa_domains++;
+        if (access(path, R_OK) == 0) h->numa_domains++;
     }
 }
 
 int sysinfo_host_get(struct sysinfo_host *h)
 {
     memset(h, 0, sizeof *h);
-    if (gethostname(h->host, sizeof h->host - 1) != 0)
-        snprintf(h->host, sizeof h->host, "unknown");
+    if (gethostname(h->host, sizeof h->host - 1) != 0) snprintf(h->host, sizeof h->host, "unknown");
     read_cpu_model(h);
     read_llc(h);
     read_counts(h);
@@ -190,8 +177,7 @@ size_t sysinfo_out_of_cache_bytes(const struct sysinfo_host *h, char *why, size_
 int sysinfo_cpus_allowed(void)
 {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
     return (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
@@ -200,8 +186,7 @@ size_t sysinfo_mem_available(void)
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
     size_t kb = 0;
-    if (!f)
-        return 0;
+    if (!f) return 0;
     while (fgets(line, sizeof line, f)) {
         unsigned long long v;
         if (sscanf(line, "MemAvailable: %llu kB", &v) == 1) {

@@ -1,7 +1,7 @@
 /* sysinfo.h: host facts written into every row (hostname, CPU, last-level cache, memory,
  * OpenMP binding, build provenance), read from /proc and sysfs. */
-#ifndef SUITE_SYSINFO_H
-#define SUITE_SYSINFO_H
+#ifndef LBMR_SYSINFO_H
+#define LBMR_SYSINFO_H
 
 #include <stddef.h>
 
@@ -12,13 +12,13 @@ extern "C" {
 struct sysinfo_host {
     char host[128];
     char cpu_model[128];
-    size_t llc_bytes;     /* total over all last-level cache instances; 0 if unknown */
-    size_t llc_instance;  /* bytes of one instance */
-    int llc_count;        /* distinct instances */
-    int llc_level;        /* 2 or 3; 0 if unknown */
-    int cores;            /* physical cores (distinct package/core ids); 0 if unknown */
-    int numa_domains;     /* /sys/devices/system/node/node*; 0 if unknown */
-    char source[16];      /* where the facts came from: "sysfs" */
+    size_t llc_bytes;    /* total over all last-level cache instances; 0 if unknown */
+    size_t llc_instance; /* bytes of one instance */
+    int llc_count;       /* distinct instances */
+    int llc_level;       /* 2 or 3; 0 if unknown */
+    int cores;           /* physical cores (distinct package/core ids); 0 if unknown */
+    int numa_domains;    /* /sys/devices/system/node/node*; 0 if unknown */
+    char source[16];     /* where the facts came from: "sysfs" */
 };
 
 int sysinfo_host_get(struct sysinfo_host *h);

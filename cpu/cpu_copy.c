@@ -6,7 +6,7 @@
 
 /* Ordinary loads and stores; the build keeps the compiler from turning this into a memcpy call
  * (glibc's memcpy switches to non-temporal stores on large copies, which is another kernel). */
-void plain_copy(void *restrict d, const void *restrict s, size_t bytes)
+void cpu_plain_copy(void *restrict d, const void *restrict s, size_t bytes)
 {
     uint32_t *restrict dw = d;
     const uint32_t *restrict sw = s;
@@ -15,30 +15,29 @@ void plain_copy(void *restrict d, const void *restrict s, size_t bytes)
         dw[i] = sw[i];
 }
 
-#if NT_WIDTH > 0
-/* Non-temporal stores from the first NT_WIDTH-aligned destination byte; the ragged head and
+#if CPU_NT_WIDTH > 0
+/* Non-temporal stores from the first CPU_NT_WIDTH-aligned destination byte; the ragged head and
  * tail go through ordinary stores. */
-void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
+void cpu_nt_copy(void *restrict d, const void *restrict s, size_t bytes)
 {
     char *dc = d;
     const char *sc = s;
-    size_t head = (NT_WIDTH - (uintptr_t)dc % NT_WIDTH) % NT_WIDTH;
+    size_t head = (CPU_NT_WIDTH - (uintptr_t)dc % CPU_NT_WIDTH) % CPU_NT_WIDTH;
     size_t body;
-    if (head > bytes)
-        head = bytes;
-    plain_copy(dc, sc, head);
+    if (head > bytes) head = bytes;
+    cpu_plain_copy(dc, sc, head);
     dc += head;
     sc += head;
     bytes -= head;
-    body = bytes / NT_WIDTH * NT_WIDTH;
-    for (size_t i = 0; i < body; i += NT_WIDTH)
-        NT_STORE(dc + i, sc + i);
-    plain_copy(dc + body, sc + body, bytes - body);
+    body = bytes / CPU_NT_WIDTH * CPU_NT_WIDTH;
+    for (size_t i = 0; i < body; i += CPU_NT_WIDTH)
+        CPU_NT_STORE(dc + i, sc + i);
+    cpu_plain_copy(dc + body, sc + body, bytes - body);
 }
 #else
-void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
+void cpu_nt_copy(void *restrict d, const void *restrict s, size_t bytes)
 {
-    plain_copy(d, s, bytes); /* unreachable: stream_kernel_supported refuses the nt kernels */
+    cpu_plain_copy(d, s, bytes); /* unreachable: stream_kernel_supported refuses the nt kernels */
 }
 #endif
 
@@ -48,19 +47,19 @@ void nt_copy(void *restrict d, const void *restrict s, size_t bytes)
  * slower), glibc's non-temporal memcpy 34-38 in the same minutes. */
 #define NT_WAYS 4
 #define NT_STEP 256
-void nt_copy_4way(char *d, const char *s, size_t bytes)
+void cpu_nt_copy_4way(char *d, const char *s, size_t bytes)
 {
     size_t part = bytes / NT_WAYS / 4096 * 4096;
     for (size_t off = 0; off < part; off += NT_STEP) {
         for (int q = 0; q < NT_WAYS; q++)
-            nt_copy(d + (size_t)q * part + off, s + (size_t)q * part + off, NT_STEP);
+            cpu_nt_copy(d + (size_t)q * part + off, s + (size_t)q * part + off, NT_STEP);
     }
-    nt_copy(d + NT_WAYS * part, s + NT_WAYS * part, bytes - NT_WAYS * part);
+    cpu_nt_copy(d + NT_WAYS * part, s + NT_WAYS * part, bytes - NT_WAYS * part);
 }
 
-void nt_fence(void)
+void cpu_nt_fence(void)
 {
-#if NT_WIDTH > 0
+#if CPU_NT_WIDTH > 0
     _mm_sfence();
 #endif
 }

@@ -1,48 +1,50 @@
 /* cpu_copy.h: ordinary and non-temporal copies for the OpenMP backends. */
-#ifndef SUITE_CPU_COPY_H
-#define SUITE_CPU_COPY_H
+#ifndef LBMR_CPU_COPY_H
+#define LBMR_CPU_COPY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Widest non-temporal store this build can issue, in bytes (0: none), and one such store of
- * NT_WIDTH bytes from any source to an NT_WIDTH-aligned destination. */
+ * CPU_NT_WIDTH bytes from any source to a CPU_NT_WIDTH-aligned destination. */
 #if defined(__AVX512F__)
-#define NT_WIDTH 64
-#define NT_STORE(d, s) _mm512_stream_si512((void *)(d), _mm512_loadu_si512((const void *)(s)))
+#define CPU_NT_WIDTH 64
+#define CPU_NT_STORE(d, s) _mm512_stream_si512((void *)(d), _mm512_loadu_si512((const void *)(s)))
 #elif defined(__AVX__)
-#define NT_WIDTH 32
-#define NT_STORE(d, s) _mm256_stream_si256((__m256i *)(d), _mm256_loadu_si256((const __m256i *)(s)))
+#define CPU_NT_WIDTH 32
+#define CPU_NT_STORE(d, s)                                                                         \
+    _mm256_stream_si256((__m256i *)(d), _mm256_loadu_si256((const __m256i *)(s)))
 #elif defined(__SSE2__)
-#define NT_WIDTH 16
-#define NT_STORE(d, s) _mm_stream_si128((__m128i *)(d), _mm_loadu_si128((const __m128i *)(s)))
+#define CPU_NT_WIDTH 16
+#define CPU_NT_STORE(d, s) _mm_stream_si128((__m128i *)(d), _mm_loadu_si128((const __m128i *)(s)))
 #else
-#define NT_WIDTH 0
+#define CPU_NT_WIDTH 0
 #endif
-#if NT_WIDTH > 0
+#if CPU_NT_WIDTH > 0
 #include <immintrin.h>
 #endif
 
 /* Ordinary loads and stores of bytes/4 words (bytes a multiple of 4). */
-void plain_copy(void *restrict d, const void *restrict s, size_t bytes);
-/* Non-temporal stores from the first NT_WIDTH-aligned destination byte (NT_WIDTH > 0 only). */
-void nt_copy(void *restrict d, const void *restrict s, size_t bytes);
-/* nt_copy over four interleaved quarters: more write streams in flight per core. */
-void nt_copy_4way(char *d, const char *s, size_t bytes);
-/* nt_copy, inline where both ends sit on cache lines and the length is whole lines (a kernel's
+void cpu_plain_copy(void *restrict d, const void *restrict s, size_t bytes);
+/* Non-temporal stores from the first CPU_NT_WIDTH-aligned destination byte (CPU_NT_WIDTH > 0 only).
+ */
+void cpu_nt_copy(void *restrict d, const void *restrict s, size_t bytes);
+/* cpu_nt_copy over four interleaved quarters: more write streams in flight per core. */
+void cpu_nt_copy_4way(char *d, const char *s, size_t bytes);
+/* cpu_nt_copy, inline where both ends sit on cache lines and the length is whole lines (a kernel's
  * chunks: no call per direction). */
-static inline void nt_copy_lines(void *restrict d, const void *restrict s, size_t bytes)
+static inline void cpu_nt_copy_lines(void *restrict d, const void *restrict s, size_t bytes)
 {
-#if NT_WIDTH > 0
+#if CPU_NT_WIDTH > 0
     if (((uintptr_t)d | (uintptr_t)s | bytes) % 64 == 0) {
-        for (size_t i = 0; i < bytes; i += NT_WIDTH)
-            NT_STORE((char *)d + i, (const char *)s + i);
+        for (size_t i = 0; i < bytes; i += CPU_NT_WIDTH)
+            CPU_NT_STORE((char *)d + i, (const char *)s + i);
         return;
     }
 #endif
-    nt_copy(d, s, bytes);
+    cpu_nt_copy(d, s, bytes);
 }
 /* Orders this thread's non-temporal stores (sfence); nothing without them. */
-void nt_fence(void);
+void cpu_nt_fence(void);
 
 #endif

@@ -1,7 +1,7 @@
 /* cpu_energy.h: the Linux powercap (RAPL) reader behind the cpu energy meter, exposed for the
  * fixture tests. The zones live under $LBMR_POWERCAP_ROOT, else /sys/class/powercap. */
-#ifndef SUITE_CPU_ENERGY_H
-#define SUITE_CPU_ENERGY_H
+#ifndef LBMR_CPU_ENERGY_H
+#define LBMR_CPU_ENERGY_H
 
 #include <stddef.h>
 #include <stdint.h>

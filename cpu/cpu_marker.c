@@ -25,25 +25,20 @@ void cpu_marker_setup(void)
 
 void cpu_marker_register(const char *name)
 {
-    if (active)
-        LIKWID_MARKER_REGISTER(name);
+    if (active) LIKWID_MARKER_REGISTER(name);
 }
 
 void cpu_marker_start(const char *name)
 {
-    if (active)
-        LIKWID_MARKER_START(name);
+    if (active) LIKWID_MARKER_START(name);
 }
 
 void cpu_marker_stop(const char *name)
 {
-    if (active)
-        LIKWID_MARKER_STOP(name);
+    if (active) LIKWID_MARKER_STOP(name);
 }
 #else
-void cpu_marker_setup(void)
-{
-}
+void cpu_marker_setup(void) {}
 
 void cpu_marker_register(const char *name)
 {

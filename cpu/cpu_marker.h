@@ -2,8 +2,8 @@
  * (`likwid-perfctr -m` reports them by name: stream_copy, lbm_pull, ...). Without likwid, or
  * outside likwid-perfctr, every call is a no-op and nothing else changes. Start and stop are
  * called by every thread inside the parallel region, as likwid prescribes. */
-#ifndef SUITE_CPU_MARKER_H
-#define SUITE_CPU_MARKER_H
+#ifndef LBMR_CPU_MARKER_H
+#define LBMR_CPU_MARKER_H
 
 /* Once per process before any region; registers a close at exit. */
 void cpu_marker_setup(void);

@@ -33,8 +33,7 @@ void *cpu_alloc(size_t bytes)
     void *p = NULL;
     const size_t huge = (size_t)2 << 20;
     bytes = (bytes + huge - 1) / huge * huge;
-    if (posix_memalign(&p, huge, bytes) != 0)
-        return NULL;
+    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes, MADV_HUGEPAGE); /* advice only: failure changes nothing but speed */
 #endif
@@ -44,8 +43,7 @@ void *cpu_alloc(size_t bytes)
 void cpu_use_threads(int n)
 {
     static int initial; /* before any call changed it */
-    if (initial == 0)
-        initial = omp_get_max_threads();
+    if (initial == 0) initial = omp_get_max_threads();
     omp_set_num_threads(n > 0 ? n : initial);
 }
 
@@ -61,8 +59,7 @@ void cpu_binding(char *buf, size_t len)
     {
         cpu_set_t set;
         threads = 1;
-        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1)
-            pinned = 1;
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1) pinned = 1;
     }
     snprintf(buf, len, "proc_bind=%s places=%s(%d) threads=%d pinned=%d%s%s",
              (unsigned)b < 5 ? kinds[b] : "unknown", places && *places ? places : "unset", np,
@@ -71,12 +68,11 @@ void cpu_binding(char *buf, size_t len)
 
 #ifdef LBMR_WITH_LIKWID
 /* CPU model, cores, last-level cache and NUMA domains from likwid's topology API. */
-static int likwid_facts(struct suite_device *d)
+static int likwid_facts(struct device_facts *d)
 {
     CpuTopology_t topo;
     CpuInfo_t info;
-    if (topology_init() != 0)
-        return 1;
+    if (topology_init() != 0) return 1;
     topo = get_cpuTopology();
     info = get_cpuInfo();
     if (!topo || !info || topo->numCacheLevels == 0) {
@@ -112,7 +108,7 @@ size_t cpu_default_bytes(char *why, size_t len)
     return bytes;
 }
 
-void cpu_device_facts(struct suite_device *d)
+void cpu_device_facts(struct device_facts *d)
 {
     struct sysinfo_host h;
     sysinfo_host_get(&h);

@@ -1,7 +1,7 @@
 /* cpu_util.h: what every OpenMP backend shares: the static partition used by first touch and
  * kernels alike, huge-page-friendly allocation, and the thread binding in effect. */
-#ifndef SUITE_CPU_UTIL_H
-#define SUITE_CPU_UTIL_H
+#ifndef LBMR_CPU_UTIL_H
+#define LBMR_CPU_UTIL_H
 
 #include <stddef.h>
 
@@ -20,8 +20,8 @@ void cpu_use_threads(int n);
 void cpu_binding(char *buf, size_t len);
 
 /* Host facts for the rows of every OpenMP backend. */
-struct suite_device;
-void cpu_device_facts(struct suite_device *d);
+struct device_facts;
+void cpu_device_facts(struct device_facts *d);
 
 /* Bytes of 4 x the last-level cache (the STREAM rule), with a sentence saying so. */
 size_t cpu_default_bytes(char *why, size_t len);

@@ -26,9 +26,9 @@ const char lbm_backend_name[] = "cpu";
  * pattern, worked out once by the general rules (pull.h) instead of per row (38 of them per
  * row cost as much as a quarter of a 256-cell row's update). */
 struct row_plan {
-    int ok;                      /* some row is regular (ny, nz >= 3 or ghost layers) */
-    ptrdiff_t pull[19];          /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
-    ptrdiff_t pull_end[2][19];   /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
+    int ok;                       /* some row is regular (ny, nz >= 3 or ghost layers) */
+    ptrdiff_t pull[19];           /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
+    ptrdiff_t pull_end[2][19];    /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
     ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
     ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
 };
@@ -39,9 +39,12 @@ struct lbm_state {
     char *mem[2]; /* the allocations (one for aa) */
     char *lat[2]; /* lat[cur] holds the current populations */
     int cur;
-    int aa_even;  /* aa: the next step is an even (cell-local) one; 0 right after init */
+    int aa_even;      /* aa: the next step is an even (cell-local) one; 0 right after init */
     size_t buf_elems; /* per-thread buffer of the nt kernel: a chunk for each direction */
     size_t nt_stride; /* elements from one direction's chunk to the next there */
+    int threads;      /* OpenMP threads of every update (lbm_alloc's count) */
+    char *nt_buf;     /* the nt kernel's per-thread buffers, nt_slot bytes apart; NULL otherwise */
+    size_t nt_slot;   /* bytes: a whole 2 MiB huge page per thread, as cpu_alloc gives each */
     char region[32];  /* likwid marker region: lbm_<kernel> */
 };
 
@@ -106,7 +109,8 @@ static void plan_rows(struct lbm_state *s)
         for (int e = 0; e < 2; e++) {
             const long x = e ? nx - 1 : 0;
             p->pull_end[e][d] =
-                (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, 1) - row;
+                (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, LBM_PULL_HALO) -
+                row;
             p->ok &= !lid;
         }
         /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
@@ -116,10 +120,12 @@ static void plan_rows(struct lbm_state *s)
             const long x = e ? nx - 1 : 0;
             p->aa_r_end[e][d] = (lbm_upstream(l, b, cx, cy, cz, x, y, z, sc, &lid)
                                      ? (ptrdiff_t)LBM_IDX(l, d, x, y, z)
-                                     : (ptrdiff_t)LBM_IDX(l, o, sc[0], sc[1], sc[2])) - row;
+                                     : (ptrdiff_t)LBM_IDX(l, o, sc[0], sc[1], sc[2])) -
+                                row;
             p->aa_w_end[e][d] = (lbm_upstream(l, b, -cx, -cy, -cz, x, y, z, sc, &lid2)
                                      ? (ptrdiff_t)LBM_IDX(l, o, x, y, z)
-                                     : (ptrdiff_t)LBM_IDX(l, d, sc[0], sc[1], sc[2])) - row;
+                                     : (ptrdiff_t)LBM_IDX(l, d, sc[0], sc[1], sc[2])) -
+                                row;
             p->ok &= !lid && !lid2;
         }
     }
@@ -188,7 +194,7 @@ static row_fn step_fn(const struct lbm_state *s, int *variant)
     return rows[s->u.c.prec == PREC_DP][s->u.c.collision][*variant];
 }
 
-int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
+int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
@@ -205,9 +211,10 @@ int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
 
 int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 {
-    if (k == LBM_PULL_NT && NT_WIDTH == 0) {
-        snprintf(why, whylen, "this build has no non-temporal store instructions (needs x86 with "
-                              "SSE2 or newer); use pull");
+    if (k == LBM_PULL_NT && CPU_NT_WIDTH == 0) {
+        snprintf(why, whylen,
+                 "this build has no non-temporal store instructions (needs x86 with "
+                 "SSE2 or newer); use pull");
         return 1;
     }
     return 0;
@@ -253,6 +260,24 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
         s->nt_stride = ((cells * es + 63) / 64 + 1) * 64 / es;
         s->buf_elems = 19 * s->nt_stride;
     }
+    s->threads = omp_get_max_threads();
+    {
+        /* the nt kernel's buffers, once per state rather than per update inside the timed loop;
+         * each thread's own huge page, first touched by that thread in its first update */
+        int variant;
+        const size_t huge = (size_t)2 << 20;
+        step_fn(s, &variant);
+        if (variant == 1) {
+            s->nt_slot = (s->buf_elems * s->u.es + huge - 1) / huge * huge;
+            s->nt_buf = cpu_alloc(s->nt_slot * (size_t)s->threads);
+            if (!s->nt_buf) {
+                snprintf(err, errlen, "cannot allocate the nt kernel's buffers (%.2f MiB)",
+                         (double)s->nt_slot * s->threads / 1048576.0);
+                lbm_free(s);
+                return 1;
+            }
+        }
+    }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         /* the second lattice half a page on, so its streams fall between the first one's */
         s->mem[k] = cpu_alloc(s->u.l.elems * s->u.es + LATTICE_SHIFT);
@@ -267,7 +292,7 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
     snprintf(s->region, sizeof s->region, "lbm_%s", lbm_kernel_names[c->kernel]);
 #pragma omp parallel
     cpu_marker_register(s->region);
-    used->threads = omp_get_max_threads();
+    used->threads = s->threads;
     cpu_binding(used->binding, sizeof used->binding);
     used->blocks = -1;
     used->occupancy = NAN;
@@ -312,17 +337,19 @@ static void fill(struct lbm_state *s, const double *pdf)
                 const int d = slot(s, k); /* slot k holds direction d */
                 for (size_t xs = 0; xs < l->pitch; xs++) {
                     const long x = (long)xs - ox;
-                    size_t i = (size_t)k * l->dir_stride + ((zs * l->sy + ys) * l->pitch + xs) * l->cs;
+                    size_t i =
+                        (size_t)k * l->dir_stride + ((zs * l->sy + ys) * l->pitch + xs) * l->cs;
                     double v = NAN;
                     if (row_fluid && x >= 0 && x < (long)l->nx) /* stored shifted: g = f - w */
-                        v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) * l->nx +
-                                      (size_t)x] - lbm_w[d]
+                        v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) *
+                                          l->nx +
+                                      (size_t)x] -
+                                      lbm_w[d]
                                 : lbm_init_shifted(d, (size_t)x + pl->offset[0],
                                                    (size_t)y + pl->offset[1],
                                                    (size_t)z + pl->offset[2]);
                     put(s, s->lat[0], i, v);
-                    if (s->lat[1])
-                        put(s, s->lat[1], i, NAN);
+                    if (s->lat[1]) put(s, s->lat[1], i, NAN);
                 }
             }
         }
@@ -349,8 +376,7 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 /* 1 with a message when a signal cut the updates short (progress.h), else 0 */
 static int interrupted(char *err, size_t errlen)
 {
-    if (!interrupt_requested())
-        return 0;
+    if (!interrupt_requested()) return 0;
     snprintf(err, errlen, "interrupted");
     return 1;
 }
@@ -379,7 +405,8 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     }
     for (int t = 0; t < steps && !interrupt_requested(); t++) {
         const size_t lo[3] = {0, 0, 0}, hi[3] = {l->nx, l->ny, l->nz};
-        lbm_update_box(s, lo, hi, 0, err, errlen); /* the whole domain; cannot fail here */
+        /* the whole domain; cannot fail here */
+        lbm_update_box(s, lo, hi, LBM_QUEUE_EDGE, err, errlen);
         lbm_swap(s);
     }
     *seconds = omp_get_wtime() - t0;
@@ -395,8 +422,7 @@ static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
-    if (!between_pairs(s, err, errlen))
-        return 1;
+    if (!between_pairs(s, err, errlen)) return 1;
     for (int d = 0; d < 19; d++)
         for (size_t z = 0; z < l->nz; z++)
             for (size_t y = 0; y < l->ny; y++)
@@ -415,8 +441,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     double m = 0;
     size_t bad = 0;
     uint64_t h = 0;
-    if (!between_pairs(s, err, errlen))
-        return 1;
+    if (!between_pairs(s, err, errlen)) return 1;
     lbm_global_dims(&s->u.c, g);
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad, h)
     for (size_t z = 0; z < l->nz; z++) {
@@ -462,26 +487,24 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     (void)queue;
     (void)err;
     (void)errlen;
-    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2])
-        return 0;
-#pragma omp parallel
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
+#pragma omp parallel num_threads(s->threads)
     {
-        void *buf = variant == 1 ? cpu_alloc(s->buf_elems * s->u.es) : NULL;
+        void *buf = variant == 1 ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
         cpu_marker_start(s->region);
 #pragma omp for collapse(2) schedule(static)
         for (size_t z = lo[2]; z < hi[2]; z++)
             for (size_t y = lo[1]; y < hi[1]; y++)
                 fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
-        if (variant == 1)
-            nt_fence();
+        if (variant == 1) cpu_nt_fence();
         cpu_marker_stop(s->region);
-        free(buf);
     }
     return 0;
 }
 
-int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, const long lo[3],
-                  const long hi[3], void *buf, int queue, char *err, size_t errlen)
+int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
+                  const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                  size_t errlen)
 {
     const struct lbm_layout *l = &s->u.l;
     char *lat = s->lat[1 - s->cur];
@@ -494,10 +517,13 @@ int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, c
     for (int k = 0; k < ndirs; k++) {
         for (long z = lo[2]; z < hi[2]; z++) {
             for (long y = lo[1]; y < hi[1]; y++) {
-                char *b = (char *)buf + (k * box + ((size_t)(z - lo[2]) * (size_t)(hi[1] - lo[1]) +
-                                                    (size_t)(y - lo[1])) * n) * es;
+                char *b =
+                    (char *)buf +
+                    (k * box +
+                     ((size_t)(z - lo[2]) * (size_t)(hi[1] - lo[1]) + (size_t)(y - lo[1])) * n) *
+                        es;
                 char *p = lat + LBM_IDX(l, dirs[k], lo[0], y, z) * es;
-                if (unpack)
+                if (dir == LBM_HALO_UNPACK)
                     memcpy(p, b, n * es);
                 else
                     memcpy(b, p, n * es);
@@ -507,34 +533,34 @@ int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, c
     return 0;
 }
 
-void *lbm_buffer_alloc(size_t bytes, int host)
+void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
-    (void)host;
+    (void)mem;
     return malloc(bytes ? bytes : 1);
 }
 
-void lbm_buffer_free(void *p, int host)
+void lbm_buffer_free(void *p, enum lbm_buffer_mem mem)
 {
-    (void)host;
+    (void)mem;
     free(p);
 }
 
-int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
-                    char *err, size_t errlen)
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                    enum lbm_copy_dir dir, char *err, size_t errlen)
 {
     (void)s;
-    (void)to_host;
+    (void)dir;
     (void)err;
     (void)errlen;
     memcpy(dst, src, bytes);
     return 0;
 }
 
-int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen)
 {
     (void)p;
     (void)bytes;
-    (void)on;
+    (void)pin;
     (void)err;
     (void)errlen;
     return 0;
@@ -582,9 +608,9 @@ int lbm_backend_select(int local_rank, char *err, size_t errlen)
 
 void lbm_free(struct lbm_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     free(s->mem[0]);
     free(s->mem[1]);
+    free(s->nt_buf);
     free(s);
 }

@@ -20,10 +20,10 @@
 
 const char stream_backend_name[] = "cpu";
 
-#define GRAIN 64          /* partition unit in elements: whole cache lines per thread */
-#define STAGGER 192       /* bytes between the page offsets of consecutive array pairs */
-#define BLOCK_BYTES 8192  /* copy19: bytes of each array copied before moving to the next */
-#define MAX_THREADS 1024  /* load: one partial sum slot per thread */
+#define GRAIN 64         /* partition unit in elements: whole cache lines per thread */
+#define STAGGER 192      /* bytes between the page offsets of consecutive array pairs */
+#define BLOCK_BYTES 8192 /* copy19: bytes of each array copied before moving to the next */
+#define MAX_THREADS 1024 /* load: one partial sum slot per thread */
 
 struct stream_arrays {
     struct stream_case c;
@@ -54,7 +54,7 @@ int stream_kernel_supported(enum stream_kernel k, char *why, size_t whylen)
                  "runs every other kernel");
         return 1;
     }
-    if (stream_kernel_nt(k) == 1 && NT_WIDTH == 0) {
+    if (stream_kernel_nt(k) == 1 && CPU_NT_WIDTH == 0) {
         snprintf(why, whylen,
                  "this build has no non-temporal store instructions (needs x86 "
                  "with SSE2 or newer); use the kernel without _nt");
@@ -136,26 +136,26 @@ static double load_d(const double *restrict x, size_t n)
     return s;
 }
 
-#if NT_WIDTH > 0
-/* triad and store with non-temporal stores: elements up to the first NT_WIDTH-aligned destination
- * and the ragged end go through ordinary stores, the body through NT_STORE of one vector (GCC's
- * vector extension: the compiler keeps it in a register). */
-typedef float nt_vf __attribute__((vector_size(NT_WIDTH)));
-typedef double nt_vd __attribute__((vector_size(NT_WIDTH)));
-#define NT_LANES_F (NT_WIDTH / 4)
-#define NT_LANES_D (NT_WIDTH / 8)
+#if CPU_NT_WIDTH > 0
+/* triad and store with non-temporal stores: elements up to the first CPU_NT_WIDTH-aligned
+ * destination and the ragged end go through ordinary stores, the body through CPU_NT_STORE of one
+ * vector (GCC's vector extension: the compiler keeps it in a register). */
+typedef float nt_vf __attribute__((vector_size(CPU_NT_WIDTH)));
+typedef double nt_vd __attribute__((vector_size(CPU_NT_WIDTH)));
+#define NT_LANES_F (CPU_NT_WIDTH / 4)
+#define NT_LANES_D (CPU_NT_WIDTH / 8)
 static void triad_nt_f(float *restrict d, const float *restrict x, const float *restrict y,
                        size_t n)
 {
     size_t i = 0;
-    for (; i < n && (uintptr_t)(d + i) % NT_WIDTH; i++)
+    for (; i < n && (uintptr_t)(d + i) % CPU_NT_WIDTH; i++)
         d[i] = x[i] + (float)STREAM_Q * y[i];
     for (; i + NT_LANES_F <= n; i += NT_LANES_F) {
         nt_vf vx, vy, r;
         memcpy(&vx, x + i, sizeof vx);
         memcpy(&vy, y + i, sizeof vy);
         r = vx + (float)STREAM_Q * vy;
-        NT_STORE(d + i, &r);
+        CPU_NT_STORE(d + i, &r);
     }
     triad_f(d + i, x + i, y + i, n - i);
 }
@@ -163,14 +163,14 @@ static void triad_nt_d(double *restrict d, const double *restrict x, const doubl
                        size_t n)
 {
     size_t i = 0;
-    for (; i < n && (uintptr_t)(d + i) % NT_WIDTH; i++)
+    for (; i < n && (uintptr_t)(d + i) % CPU_NT_WIDTH; i++)
         d[i] = x[i] + STREAM_Q * y[i];
     for (; i + NT_LANES_D <= n; i += NT_LANES_D) {
         nt_vd vx, vy, r;
         memcpy(&vx, x + i, sizeof vx);
         memcpy(&vy, y + i, sizeof vy);
         r = vx + STREAM_Q * vy;
-        NT_STORE(d + i, &r);
+        CPU_NT_STORE(d + i, &r);
     }
     triad_d(d + i, x + i, y + i, n - i);
 }
@@ -178,24 +178,24 @@ static void store_nt_f(float *restrict d, size_t n)
 {
     size_t i = 0;
     const nt_vf v = (float)STREAM_STORE_VALUE - (nt_vf){0}; /* broadcast */
-    for (; i < n && (uintptr_t)(d + i) % NT_WIDTH; i++)
+    for (; i < n && (uintptr_t)(d + i) % CPU_NT_WIDTH; i++)
         d[i] = (float)STREAM_STORE_VALUE;
     for (; i + NT_LANES_F <= n; i += NT_LANES_F)
-        NT_STORE(d + i, &v);
+        CPU_NT_STORE(d + i, &v);
     store_f(d + i, n - i);
 }
 static void store_nt_d(double *restrict d, size_t n)
 {
     size_t i = 0;
     const nt_vd v = STREAM_STORE_VALUE - (nt_vd){0};
-    for (; i < n && (uintptr_t)(d + i) % NT_WIDTH; i++)
+    for (; i < n && (uintptr_t)(d + i) % CPU_NT_WIDTH; i++)
         d[i] = STREAM_STORE_VALUE;
     for (; i + NT_LANES_D <= n; i += NT_LANES_D)
-        NT_STORE(d + i, &v);
+        CPU_NT_STORE(d + i, &v);
     store_d(d + i, n - i);
 }
 #else
-/* unreachable: stream_kernel_supported refuses the _nt kernels without NT_WIDTH */
+/* unreachable: stream_kernel_supported refuses the _nt kernels without CPU_NT_WIDTH */
 #define triad_nt_f triad_f
 #define triad_nt_d triad_d
 #define store_nt_f store_f
@@ -246,10 +246,10 @@ static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
     size_t es = a->esize;
     switch (a->c.kernel) {
     case STREAM_COPY:
-        plain_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
+        cpu_plain_copy(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
         break;
     case STREAM_COPY_NT:
-        nt_copy_4way(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
+        cpu_nt_copy_4way(a->dst[0] + lo * es, a->src[0] + lo * es, (hi - lo) * es);
         break;
     case STREAM_COPY19:
     case STREAM_COPY19_NT: {
@@ -260,9 +260,9 @@ static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
             size_t e = b + blk < hi ? b + blk : hi;
             for (int j = 0; j < 19; j++) {
                 if (nt)
-                    nt_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
+                    cpu_nt_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
                 else
-                    plain_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
+                    cpu_plain_copy(a->dst[j] + b * es, a->src[j] + b * es, (e - b) * es);
             }
         }
         break;
@@ -272,7 +272,7 @@ static void copy_body(struct stream_arrays *a, size_t lo, size_t hi)
         break;
     }
     if (stream_kernel_nt(a->c.kernel) == 1)
-        nt_fence(); /* order this thread's streaming stores before the region ends */
+        cpu_nt_fence(); /* order this thread's streaming stores before the region ends */
 }
 
 int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
@@ -338,7 +338,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
     used->blocks = -1;
     used->occupancy = NAN;
     used->vector_bytes = stream_kernel_nt(c->kernel) == 1
-                             ? NT_WIDTH
+                             ? CPU_NT_WIDTH
                              : -1; /* ordinary stores: the compiler's choice */
     used->ilp = -1;
     *out = a;
@@ -410,8 +410,7 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
 
 void stream_free(struct stream_arrays *a)
 {
-    if (!a)
-        return;
+    if (!a) return;
     free(a->base);
     free(a);
 }

@@ -39,8 +39,9 @@ extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
 
     memset(f, 0, sizeof *f);
     if (e != cudaSuccess || count == 0) {
-        snprintf(err, errlen, "no CUDA device found (%s); the gpu executables need an NVIDIA "
-                              "GPU and driver: use the cpu executable here",
+        snprintf(err, errlen,
+                 "no CUDA device found (%s); the gpu executables need an NVIDIA "
+                 "GPU and driver: use the cpu executable here",
                  e != cudaSuccess ? cudaGetErrorString(e) : "device count 0");
         return 1;
     }
@@ -65,24 +66,22 @@ extern "C" int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen)
     f->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
     read_driver(f->driver, sizeof f->driver);
     snprintf(f->compiler, sizeof f->compiler, "nvcc %d.%d.%d + %s", __CUDACC_VER_MAJOR__,
-             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, SUITE_C_COMPILER);
-    snprintf(f->flags, sizeof f->flags, "%s", SUITE_CUDA_FLAGS);
+             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, LBMR_C_COMPILER);
+    snprintf(f->flags, sizeof f->flags, "%s", LBMR_CUDA_FLAGS);
     return 0;
 }
 
 extern "C" size_t gpu_memory_free(void)
 {
     size_t free_b = 0, total = 0;
-    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess)
-        return 0;
+    if (cudaMemGetInfo(&free_b, &total) != cudaSuccess) return 0;
     return free_b;
 }
 
-extern "C" int gpu_device_facts(struct suite_device *d, char *err, size_t errlen)
+extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen)
 {
     struct gpu_facts f;
-    if (gpu_facts_get(&f, err, errlen))
-        return 1;
+    if (gpu_facts_get(&f, err, errlen)) return 1;
     memset(d, 0, sizeof *d);
     snprintf(d->backend, sizeof d->backend, "gpu");
     snprintf(d->device, sizeof d->device, "%s", f.name);
@@ -111,13 +110,13 @@ extern "C" double gpu_occupancy(const void *fn, int threads, long blocks)
         sms == 0 || max_threads == 0)
         return NAN;
     double resident = (double)per_sm * sms;
-    if ((double)blocks < resident)
-        resident = (double)blocks;
+    if ((double)blocks < resident) resident = (double)blocks;
     return resident * threads / ((double)sms * max_threads);
 }
 
 extern "C" int gpu_pci_bus_id(char *buf, int len)
 {
     int dev;
-    return cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess;
+    return cudaGetDevice(&dev) != cudaSuccess ||
+           cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess;
 }

@@ -1,7 +1,7 @@
 /* gpu_facts.h: facts about the CUDA device that go into every gpu row; plain C prototypes, the
  * CUDA calls stay in gpu_facts.cu. */
-#ifndef SUITE_GPU_FACTS_H
-#define SUITE_GPU_FACTS_H
+#ifndef LBMR_GPU_FACTS_H
+#define LBMR_GPU_FACTS_H
 
 #include <stddef.h>
 
@@ -14,7 +14,7 @@ struct gpu_facts {
     char name[128];
     double peak_bw_GBs; /* 2 x memory clock x bus width */
     size_t l2_bytes;
-    int ecc;            /* 1 on, 0 off */
+    int ecc; /* 1 on, 0 off */
     int sm_count;
     int max_threads_per_sm;
     char driver[64];    /* kernel-module version, else the CUDA driver API version */
@@ -26,8 +26,8 @@ struct gpu_facts {
 int gpu_facts_get(struct gpu_facts *f, char *err, size_t errlen);
 
 /* The same facts in the rows' form, for every CUDA backend. */
-struct suite_device;
-int gpu_device_facts(struct suite_device *d, char *err, size_t errlen);
+struct device_facts;
+int gpu_device_facts(struct device_facts *d, char *err, size_t errlen);
 
 /* Resident threads at launch of kernel `fn` (a __global__ function's address) with `threads` per
  * block and `blocks` blocks, over the device's maximum resident threads: bounded by the grid as

@@ -36,10 +36,10 @@ struct lbm_state {
     int threads;
     dim3 grid;
     cudaEvent_t ev[2];
-    double *partial;         /* CHECK_BLOCKS x 2: mass, non-finite count */
+    double *partial;          /* CHECK_BLOCKS x 2: mass, non-finite count */
     unsigned long long *hsum; /* CHECK_BLOCKS hash partial sums */
-    cudaStream_t q[2];       /* distributed runs: 0 boundary and halo (high priority), 1 interior */
-    int aa_even;             /* aa: the next update is the cell-local one; 0 right after init */
+    cudaStream_t q[2]; /* distributed runs: 0 boundary and halo (high priority), 1 interior */
+    int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
     cudaEvent_t qev[2];
 };
 
@@ -67,7 +67,8 @@ template <> struct coll_of<double> {
     typedef struct lbm_coll_dp type;
 };
 
-template <int COLL, int FORCED> __device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
 {
     if (COLL == LBM_TRT)
         lbm_trt_sp(f, p, FORCED);
@@ -76,7 +77,8 @@ template <int COLL, int FORCED> __device__ __forceinline__ void collide(float f[
     else
         lbm_bgk_sp(f, p, FORCED);
 }
-template <int COLL, int FORCED> __device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
 {
     if (COLL == LBM_TRT)
         lbm_trt_dp(f, p, FORCED);
@@ -101,8 +103,7 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     const long x = (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
     const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
     const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z;
-    if (x >= (box ? (long)x1 : (long)l.nx))
-        return;
+    if (x >= (box ? (long)x1 : (long)l.nx)) return;
     const typename coll_of<T>::type pc = p;
     const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
@@ -118,10 +119,10 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         const int perx = b.periodic[0];
 #define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
-        long at = (i) * ds + base - (cx) - (cy) * pitch - (cz) * plane;                            \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
         if ((cx) != 0) {                                                                           \
             const long xo = x - (cx);                                                              \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o) * ds + base;                    \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
         f[i] = src[at];                                                                            \
@@ -131,8 +132,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
-    f[i] = BOX == 4 ? src[(base - (cx) - (cy) * pitch - (cz) * plane) * 19 + (i)]                  \
-                    : src[(i) * ds + base - (cx) - (cy) * pitch - (cz) * plane];
+    f[i] = BOX == 4 ? src[(base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)]                      \
+                    : src[(i)*ds + base - (cx) - (cy)*pitch - (cz)*plane];
         LBM_D3Q19(GPU_LOAD_)
 #undef GPU_LOAD_
     } else {
@@ -190,18 +191,17 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
 {
     const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
     const long y = blockIdx.y, z = blockIdx.z;
-    if (x >= (long)l.nx)
-        return;
+    if (x >= (long)l.nx) return;
     const typename coll_of<T>::type pc = p;
     const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
     T f[19];
     if (EVEN) {
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i) * ds + (long)cell);
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i)*ds + (long)cell);
         LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
         collide<COLL, FORCED>(f, &pc);
-#define AA_STORE_(i, cx, cy, cz, o) lat[(o) * ds + (long)cell] = f[i];
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = f[i];
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
     } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
@@ -212,10 +212,10 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         const int perx = b.periodic[0];
 #define AA_LOADX_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
-        long at = (o) * ds + c - (cx) - (cy) * pitch - (cz) * plane;                               \
+        long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
             const long xo = x - (cx);                                                              \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i) * ds + c;                       \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i)*ds + c;                         \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
         f[i] = __ldg(lat + at);                                                                    \
@@ -225,10 +225,10 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         collide<COLL, FORCED>(f, &pc);
 #define AA_STOREX_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
-        long at = (i) * ds + c + (cx) + (cy) * pitch + (cz) * plane;                               \
+        long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
             const long xo = x + (cx);                                                              \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o) * ds + c;                       \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
         lat[at] = f[i];                                                                            \
@@ -273,8 +273,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     }
 }
 
-template <typename T>
-static void launch_aa(struct lbm_state *s)
+template <typename T> static void launch_aa(struct lbm_state *s)
 {
     T *lat = (T *)s->lat[0];
     const typename coll_of<T>::type &p =
@@ -283,11 +282,11 @@ static void launch_aa(struct lbm_state *s)
     const int forced = lbm_forced(&s->u.c), even = s->aa_even;
     dim3 g = s->grid, t(s->threads);
 #define GPU_AA_(C, F)                                                                              \
-    if (s->u.c.collision == C && forced == F) {                                                      \
+    if (s->u.c.collision == C && forced == F) {                                                    \
         if (even)                                                                                  \
-            aa_kernel<T, C, F, 1><<<g, t>>>(lat, s->u.l, s->u.b, p);                                 \
+            aa_kernel<T, C, F, 1><<<g, t>>>(lat, s->u.l, s->u.b, p);                               \
         else                                                                                       \
-            aa_kernel<T, C, F, 0><<<g, t>>>(lat, s->u.l, s->u.b, p);                                 \
+            aa_kernel<T, C, F, 0><<<g, t>>>(lat, s->u.l, s->u.b, p);                               \
         return;                                                                                    \
     }
     GPU_AA_(LBM_BGK, 0)
@@ -341,9 +340,9 @@ __device__ __forceinline__ uint64_t bits_of(double v)
 }
 
 template <typename T>
-__global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl,
-                             size_t gnx, size_t gny, size_t gnz, double *partial,
-                             unsigned long long *hsum, int aa)
+__global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl, size_t gnx,
+                             size_t gny, size_t gnz, double *partial, unsigned long long *hsum,
+                             int aa)
 {
     __shared__ double sm[2][256];
     __shared__ unsigned long long sh[256];
@@ -353,11 +352,10 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         int d;
         size_t x, y, z;
-        if (!fluid_at(l, i, &d, &x, &y, &z))
-            continue;
+        if (!fluid_at(l, i, &d, &x, &y, &z)) continue;
         double v = (double)lat[i];
-        h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1], z + pl.offset[2], gnx, gny, gnz,
-                            bits_of(lat[i]));
+        h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1],
+                            z + pl.offset[2], gnx, gny, gnz, bits_of(lat[i]));
         if (isfinite(v))
             m += v;
         else
@@ -427,10 +425,8 @@ template <typename T, int F> static const void *aa_kernel_for(int coll)
 /* the kernel a case runs (aa: its neighbour half, the one with more registers) */
 template <typename T> static const void *kernel_fn(int coll, int forced, int aa, int aos)
 {
-    if (aos)
-        return forced ? pull_kernel_for<T, 1, 4>(coll) : pull_kernel_for<T, 0, 4>(coll);
-    if (aa)
-        return forced ? aa_kernel_for<T, 1>(coll) : aa_kernel_for<T, 0>(coll);
+    if (aos) return forced ? pull_kernel_for<T, 1, 4>(coll) : pull_kernel_for<T, 0, 4>(coll);
+    if (aa) return forced ? aa_kernel_for<T, 1>(coll) : aa_kernel_for<T, 0>(coll);
     return forced ? pull_kernel_for<T, 1, 0>(coll) : pull_kernel_for<T, 0, 0>(coll);
 }
 
@@ -440,8 +436,7 @@ static int default_threads(const struct lbm_case *c)
 {
     struct cudaFuncAttributes a;
     int t = (int)((c->nx + 31) / 32 * 32);
-    if (c->kernel != LBM_AA)
-        return DEFAULT_THREADS;
+    if (c->kernel != LBM_AA) return DEFAULT_THREADS;
     t = t < AA_MAX_THREADS ? t : AA_MAX_THREADS;
     if (cudaFuncGetAttributes(&a, c->prec == PREC_SP
                                       ? kernel_fn<float>(c->collision, lbm_forced(c), 1, 0)
@@ -460,8 +455,7 @@ static int halo_free(const struct lbm_state *s)
 /* lbm_step's pull kernel: whole domain (SoA 0, AoS 4), or a box of a sub-domain (1) */
 static int whole_kernel(const struct lbm_state *s)
 {
-    if (s->u.c.kernel == LBM_PULL_AOS)
-        return 4;
+    if (s->u.c.kernel == LBM_PULL_AOS) return 4;
     return halo_free(s) ? 0 : 1;
 }
 
@@ -478,7 +472,7 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
     const int forced = lbm_forced(&s->u.c);
     dim3 t(s->threads);
 #define GPU_CASE_(C, F)                                                                            \
-    if (s->u.c.collision == C && forced == F) {                                                      \
+    if (s->u.c.collision == C && forced == F) {                                                    \
         if (box == 4)                                                                              \
             pull_kernel<T, C, F, 4><<<g, t, 0, stream>>>(a, d, s->u.l, s->u.b, p, x0, x1, y0, z0); \
         else if (box == 2)                                                                         \
@@ -498,7 +492,7 @@ static void launch_box(struct lbm_state *s, const void *src, void *dst, dim3 g, 
 #undef GPU_CASE_
 }
 
-extern "C" int lbm_backend_open(struct suite_device *d, char *err, size_t errlen)
+extern "C" int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
 {
     return gpu_device_facts(d, err, errlen);
 }
@@ -506,8 +500,9 @@ extern "C" int lbm_backend_open(struct suite_device *d, char *err, size_t errlen
 extern "C" int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 {
     if (k == LBM_PULL_NT) {
-        snprintf(why, whylen, "non-temporal stores are a CPU kernel (GPU stores do not "
-                              "write-allocate); lbm-gpu runs pull");
+        snprintf(why, whylen,
+                 "non-temporal stores are a CPU kernel (GPU stores do not "
+                 "write-allocate); lbm-gpu runs pull");
         return 1;
     }
     return 0;
@@ -523,8 +518,9 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
-        snprintf(why, whylen, "--block %d: the %s %s kernel runs at most %d threads per block (it "
-                              "needs %d registers per thread)",
+        snprintf(why, whylen,
+                 "--block %d: the %s %s kernel runs at most %d threads per block (it "
+                 "needs %d registers per thread)",
                  threads, lbm_collision_names[c->collision], prec_name(c->prec),
                  a.maxThreadsPerBlock, a.numRegs);
         return 1;
@@ -562,15 +558,15 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         return 1;
     }
     s->threads = c->threads ? c->threads : default_threads(c);
-    s->grid = dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny,
-                   (unsigned)c->nz);
+    s->grid =
+        dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,
                       errlen))
             goto fail;
     }
-    if (gpu_check(cudaMalloc((void **)&s->partial, 2 * CHECK_BLOCKS * sizeof(double)),
-                  "cudaMalloc", err, errlen) ||
+    if (gpu_check(cudaMalloc((void **)&s->partial, 2 * CHECK_BLOCKS * sizeof(double)), "cudaMalloc",
+                  err, errlen) ||
         gpu_check(cudaMalloc((void **)&s->hsum, CHECK_BLOCKS * sizeof *s->hsum), "cudaMalloc", err,
                   errlen) ||
         gpu_check(cudaEventCreate(&s->ev[0]), "cudaEventCreate", err, errlen) ||
@@ -584,20 +580,19 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
                       "cudaStreamCreate", err, errlen) ||
             gpu_check(cudaStreamCreateWithPriority(&s->q[1], cudaStreamDefault, lo),
                       "cudaStreamCreate", err, errlen) ||
-            gpu_check(cudaEventCreateWithFlags(&s->qev[0], cudaEventDisableTiming), "cudaEventCreate",
-                      err, errlen) ||
-            gpu_check(cudaEventCreateWithFlags(&s->qev[1], cudaEventDisableTiming), "cudaEventCreate",
-                      err, errlen))
+            gpu_check(cudaEventCreateWithFlags(&s->qev[0], cudaEventDisableTiming),
+                      "cudaEventCreate", err, errlen) ||
+            gpu_check(cudaEventCreateWithFlags(&s->qev[1], cudaEventDisableTiming),
+                      "cudaEventCreate", err, errlen))
             goto fail;
     }
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
-    used->occupancy = gpu_occupancy(s->u.es == 4
-                                        ? kernel_fn<float>(c->collision, lbm_forced(c), is_aa(s),
-                                                           c->kernel == LBM_PULL_AOS)
-                                        : kernel_fn<double>(c->collision, lbm_forced(c), is_aa(s),
-                                                            c->kernel == LBM_PULL_AOS),
-                                    s->threads, used->blocks);
+    used->occupancy = gpu_occupancy(
+        s->u.es == 4
+            ? kernel_fn<float>(c->collision, lbm_forced(c), is_aa(s), c->kernel == LBM_PULL_AOS)
+            : kernel_fn<double>(c->collision, lbm_forced(c), is_aa(s), c->kernel == LBM_PULL_AOS),
+        s->threads, used->blocks);
     used->pitch = s->u.l.pitch;
     *out = s;
     return 0;
@@ -610,11 +605,11 @@ static int init_lattices(struct lbm_state *s, char *err, size_t errlen)
 {
     for (int k = 0; k < lbm_lattices(s->u.c.kernel); k++) {
         if (s->u.es == 4)
-            init_kernel<float><<<4096, 256>>>((float *)s->lat[k], s->u.l, s->u.c.place, k,
-                                              is_aa(s));
+            init_kernel<float>
+                <<<4096, 256>>>((float *)s->lat[k], s->u.l, s->u.c.place, k, is_aa(s));
         else
-            init_kernel<double><<<4096, 256>>>((double *)s->lat[k], s->u.l, s->u.c.place, k,
-                                               is_aa(s));
+            init_kernel<double>
+                <<<4096, 256>>>((double *)s->lat[k], s->u.l, s->u.c.place, k, is_aa(s));
     }
     s->cur = 0;
     s->aa_even = 0;
@@ -638,8 +633,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
     const struct lbm_layout *l = &s->u.l;
     char *h;
     int rc;
-    if (init_lattices(s, err, errlen))
-        return 1;
+    if (init_lattices(s, err, errlen)) return 1;
     h = (char *)host_lattice(s);
     if (!h) {
         snprintf(err, errlen, "out of host memory");
@@ -651,7 +645,8 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
         for (size_t z = 0; z < l->nz; z++)
             for (size_t y = 0; y < l->ny; y++)
                 for (size_t x = 0; x < l->nx; x++) {
-                    double v = pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
+                    double v =
+                        pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
                     size_t i = LBM_IDX(l, slot(s, d), x, y, z);
                     if (s->u.es == 4)
                         ((float *)h)[i] = (float)v;
@@ -668,8 +663,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
 extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     float ms = 0;
-    if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen))
-        return 1;
+    if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen)) return 1;
     /* an interrupt stops the launches (the queue drains what was launched before) */
     for (int t = 0; t < steps && is_aa(s) && !interrupt_requested(); t++) {
         if (s->u.es == 4)
@@ -680,11 +674,11 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     }
     for (int t = 0; t < steps && !is_aa(s) && !interrupt_requested(); t++) {
         if (s->u.es == 4)
-            launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx,
-                              0, 0, 0, whole_kernel(s));
+            launch_box<float>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx, 0,
+                              0, 0, whole_kernel(s));
         else
-            launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0,
-                               (int)s->u.l.nx, 0, 0, 0, whole_kernel(s));
+            launch_box<double>(s, s->lat[s->cur], s->lat[1 - s->cur], s->grid, 0, (int)s->u.l.nx, 0,
+                               0, 0, whole_kernel(s));
         s->cur = 1 - s->cur;
     }
     if (gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen) ||
@@ -706,8 +700,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
     const struct lbm_layout *l = &s->u.l;
     char *h;
     int rc;
-    if (!between_pairs(s, err, errlen))
-        return 1;
+    if (!between_pairs(s, err, errlen)) return 1;
     h = (char *)host_lattice(s);
     if (!h) {
         snprintf(err, errlen, "out of host memory");
@@ -721,7 +714,8 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
                 for (size_t x = 0; x < l->nx; x++) {
                     size_t i = LBM_IDX(l, slot(s, d), x, y, z);
                     pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        (s->u.es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) + lbm_rest_weight(d);
+                        (s->u.es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) +
+                        lbm_rest_weight(d);
                 }
     free(h);
     return rc;
@@ -733,22 +727,21 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, u
     double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
     unsigned long long hs[CHECK_BLOCKS], hsum = 0;
     size_t g[3];
-    if (!between_pairs(s, err, errlen))
-        return 1;
+    if (!between_pairs(s, err, errlen)) return 1;
     lbm_global_dims(&s->u.c, g);
     if (s->u.es == 4)
         check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l,
-                                                    s->u.c.place, g[0], g[1], g[2], s->partial,
-                                                    s->hsum, is_aa(s));
+                                                   s->u.c.place, g[0], g[1], g[2], s->partial,
+                                                   s->hsum, is_aa(s));
     else
         check_kernel<double><<<CHECK_BLOCKS, 256>>>((const double *)s->lat[s->cur], s->u.l,
-                                                     s->u.c.place, g[0], g[1], g[2], s->partial,
-                                                     s->hsum, is_aa(s));
+                                                    s->u.c.place, g[0], g[1], g[2], s->partial,
+                                                    s->hsum, is_aa(s));
     if (gpu_check(cudaGetLastError(), "check kernel", err, errlen) ||
-        gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel",
-                  err, errlen) ||
-        gpu_check(cudaMemcpy(hs, s->hsum, sizeof hs, cudaMemcpyDeviceToHost), "check kernel",
-                  err, errlen))
+        gpu_check(cudaMemcpy(h, s->partial, sizeof h, cudaMemcpyDeviceToHost), "check kernel", err,
+                  errlen) ||
+        gpu_check(cudaMemcpy(hs, s->hsum, sizeof hs, cudaMemcpyDeviceToHost), "check kernel", err,
+                  errlen))
         return 1;
     for (int b = 0; b < CHECK_BLOCKS; b++) {
         m += h[2 * b];
@@ -766,8 +759,7 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, u
 extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3],
                               int queue, char *err, size_t errlen)
 {
-    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2])
-        return 0;
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
     dim3 g((unsigned)((hi[0] - lo[0] + s->threads - 1) / s->threads), (unsigned)(hi[1] - lo[1]),
            (unsigned)(hi[2] - lo[2]));
     const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
@@ -783,7 +775,7 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     return gpu_check(cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 
-extern "C" int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs,
+extern "C" int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
                              const long lo[3], const long hi[3], void *buf, int queue, char *err,
                              size_t errlen)
 {
@@ -795,52 +787,53 @@ extern "C" int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, i
         snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
         return 1;
     }
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     memset(&ds, 0, sizeof ds);
     ds.n = ndirs;
     for (int k = 0; k < ndirs; k++)
         ds.d[k] = dirs[k];
     blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
     if (s->u.es == 4)
-        halo_kernel<float><<<blocks, 256, 0, s->q[queue]>>>((float *)s->lat[1 - s->cur], s->u.l,
-                                                            ds, lo[0], lo[1], lo[2], ex, ey, ez,
-                                                            (float *)buf, unpack);
+        halo_kernel<float><<<blocks, 256, 0, s->q[queue]>>>((float *)s->lat[1 - s->cur], s->u.l, ds,
+                                                            lo[0], lo[1], lo[2], ex, ey, ez,
+                                                            (float *)buf, dir == LBM_HALO_UNPACK);
     else
         halo_kernel<double><<<blocks, 256, 0, s->q[queue]>>>((double *)s->lat[1 - s->cur], s->u.l,
                                                              ds, lo[0], lo[1], lo[2], ex, ey, ez,
-                                                             (double *)buf, unpack);
+                                                             (double *)buf, dir == LBM_HALO_UNPACK);
     return gpu_check(cudaGetLastError(), "halo kernel launch", err, errlen);
 }
 
-extern "C" void *lbm_buffer_alloc(size_t bytes, int host)
+extern "C" void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
     void *p = NULL;
-    if (host ? cudaMallocHost(&p, bytes ? bytes : 1) : cudaMalloc(&p, bytes ? bytes : 1))
+    if (mem == LBM_BUFFER_HOST ? cudaMallocHost(&p, bytes ? bytes : 1)
+                               : cudaMalloc(&p, bytes ? bytes : 1))
         return NULL;
     return p;
 }
 
-extern "C" void lbm_buffer_free(void *p, int host)
+extern "C" void lbm_buffer_free(void *p, enum lbm_buffer_mem mem)
 {
-    if (p && host)
+    if (p && mem == LBM_BUFFER_HOST)
         cudaFreeHost(p);
     else if (p)
         cudaFree(p);
 }
 
 extern "C" int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
-                               int to_host, char *err, size_t errlen)
+                               enum lbm_copy_dir dir, char *err, size_t errlen)
 {
-    return gpu_check(cudaMemcpyAsync(dst, src, bytes,
-                                     to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
-                                     s->q[0]),
-                     "halo copy", err, errlen);
+    return gpu_check(
+        cudaMemcpyAsync(dst, src, bytes,
+                        dir == LBM_COPY_TO_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                        s->q[0]),
+        "halo copy", err, errlen);
 }
 
-extern "C" int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen)
+extern "C" int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen)
 {
-    if (!on) {
+    if (pin == LBM_UNPIN) {
         cudaHostUnregister(p);
         return 0;
     }
@@ -895,21 +888,16 @@ extern "C" int lbm_backend_select(int local_rank, char *err, size_t errlen)
 
 extern "C" void lbm_free(struct lbm_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     cudaFree(s->lat[0]);
     cudaFree(s->lat[1]);
     cudaFree(s->partial);
     cudaFree(s->hsum);
     for (int k = 0; k < 2; k++) {
-        if (s->q[k])
-            cudaStreamDestroy(s->q[k]);
-        if (s->qev[k])
-            cudaEventDestroy(s->qev[k]);
+        if (s->q[k]) cudaStreamDestroy(s->q[k]);
+        if (s->qev[k]) cudaEventDestroy(s->qev[k]);
     }
-    if (s->ev[0])
-        cudaEventDestroy(s->ev[0]);
-    if (s->ev[1])
-        cudaEventDestroy(s->ev[1]);
+    if (s->ev[0]) cudaEventDestroy(s->ev[0]);
+    if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     free(s);
 }

@@ -36,14 +36,14 @@ static inline LBM_HD void LBM_SFX(lbm_moments)(const LBM_REAL f[19], const LBM_C
 {
     LBM_REAL ps[9], pd[9];
 #define LBM_PAIR_SUMS_(i, o, cx, cy, cz)                                                           \
-    ps[((i) - 1) / 2] = f[i] + f[o];                                                               \
-    pd[((i) - 1) / 2] = f[i] - f[o];
+    ps[((i)-1) / 2] = f[i] + f[o];                                                                 \
+    pd[((i)-1) / 2] = f[i] - f[o];
     LBM_D3Q19_PAIRS(LBM_PAIR_SUMS_)
 #undef LBM_PAIR_SUMS_
     /* pairs: 0 (1,0,0) 1 (0,1,0) 2 (0,0,1) 3 (1,1,0) 4 (1,-1,0) 5 (1,0,1) 6 (1,0,-1) 7 (0,1,1)
      * 8 (0,1,-1) */
-    const LBM_REAL r = ((f[0] + ps[0]) + (ps[1] + ps[2])) + (((ps[3] + ps[4]) + (ps[5] + ps[6])) +
-                                                            (ps[7] + ps[8]));
+    const LBM_REAL r = ((f[0] + ps[0]) + (ps[1] + ps[2])) +
+                       (((ps[3] + ps[4]) + (ps[5] + ps[6])) + (ps[7] + ps[8]));
     LBM_REAL jx = (pd[0] + pd[3]) + (pd[4] + (pd[5] + pd[6]));
     LBM_REAL jy = (pd[1] + pd[3]) + ((pd[7] + pd[8]) - pd[4]);
     LBM_REAL jz = (pd[2] + pd[5]) + ((pd[7] - pd[8]) - pd[6]);
@@ -88,8 +88,7 @@ static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, in
     {
         const LBM_REAL eq0 = (LBM_REAL)(1.0 / 3.0) * LBM_FMA(-rho, uu, drho);
         f[0] = LBM_FMA(w, eq0 - f[0], f[0]);
-        if (forced)
-            f[0] += fw * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
+        if (forced) f[0] += fw * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
     }
 #define LBM_BGK_(i, o, cx, cy, cz)                                                                 \
     {                                                                                              \
@@ -127,8 +126,7 @@ static inline LBM_HD void LBM_SFX(lbm_trt)(LBM_REAL f[19], const LBM_COLL *p, in
     {
         const LBM_REAL eq0 = (LBM_REAL)(1.0 / 3.0) * LBM_FMA(-rho, uu, drho);
         f[0] = LBM_FMA(wp, eq0 - f[0], f[0]);
-        if (forced)
-            f[0] += fp * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
+        if (forced) f[0] += fp * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
     }
 #define LBM_TRT_(i, o, cx, cy, cz)                                                                 \
     {                                                                                              \
@@ -178,7 +176,7 @@ static inline LBM_HD void LBM_SFX(lbm_mrt)(LBM_REAL f[19], const LBM_COLL *p, in
         eq[14] = jy * u[2];
         eq[15] = jx * u[2];
         eq[16] = eq[17] = eq[18] = 0;
-LBM_UNROLL
+        LBM_UNROLL
         for (int k = 0; k < 19; k++)
             m[k] -= p->s[k] * (m[k] - eq[k]);
     }
@@ -189,19 +187,19 @@ LBM_UNROLL
     {                                                                                              \
         const LBM_REAL cu = LBM_CDOT(cx, cy, cz, u[0], u[1], u[2]);                                \
         const LBM_REAL cg = LBM_CDOT(cx, cy, cz, p->g[0], p->g[1], p->g[2]);                       \
-        F[i] = (LBM_REAL)LBM_WEIGHT(cx, cy, cz) *                                                  \
-               ((LBM_REAL)3 * (cg - ug) + (LBM_REAL)9 * cu * cg);                                  \
+        F[i] =                                                                                     \
+            (LBM_REAL)LBM_WEIGHT(cx, cy, cz) * ((LBM_REAL)3 * (cg - ug) + (LBM_REAL)9 * cu * cg);  \
     }
         LBM_D3Q19(LBM_GUO_)
 #undef LBM_GUO_
         LBM_MRT_MOMENTS(mf, F);
-LBM_UNROLL
+        LBM_UNROLL
         for (int k = 0; k < 19; k++)
             m[k] += ((LBM_REAL)1 - (LBM_REAL)0.5 * p->s[k]) * mf[k];
     }
     {
         const LBM_REAL inv[19] = LBM_MRT_INV_NORMS;
-LBM_UNROLL
+        LBM_UNROLL
         for (int k = 0; k < 19; k++)
             m[k] *= inv[k];
     }

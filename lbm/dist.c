@@ -26,12 +26,12 @@ static int world_rank = 0, world_size = 1, local_rank = 0, started = 0;
 enum { VIA_DEVICE, VIA_NODE, VIA_HOST };
 
 struct halo {
-    int dir;         /* d3q19 direction index of the neighbour: c_dir points at it */
-    int peer;        /* its rank in the run */
-    int node_peer;   /* its rank among the run's ranks on this node, or -1 */
-    int via;         /* VIA_* */
-    int dirs[5], n;  /* the populations sent: those moving towards the neighbour */
-    int rdirs[5];    /* those received, in the sender's order: moving away from it */
+    int dir;        /* d3q19 direction index of the neighbour: c_dir points at it */
+    int peer;       /* its rank in the run */
+    int node_peer;  /* its rank among the run's ranks on this node, or -1 */
+    int via;        /* VIA_* */
+    int dirs[5], n; /* the populations sent: those moving towards the neighbour */
+    int rdirs[5];   /* those received, in the sender's order: moving away from it */
     long slo[3], shi[3], rlo[3], rhi[3]; /* boxes sent from and received into (ghosts) */
     size_t bytes;
     /* Receive buffers come in pairs, used on alternate updates: a receive is posted before the
@@ -49,17 +49,17 @@ struct dist_run {
     MPI_Comm node; /* the run's ranks on this node */
     MPI_Win win;   /* VIA_NODE receive buffers, one segment per rank of `node` */
 #endif
-    char *pinned;  /* the range of the node's window registered with the backend, or NULL */
+    char *pinned; /* the range of the node's window registered with the backend, or NULL */
     size_t pinned_bytes;
-    int vias;      /* bit set of the VIA_* this rank's halos take */
-    int vias_all;  /* ... and any rank's of the run */
+    int vias;     /* bit set of the VIA_* this rank's halos take */
+    int vias_all; /* ... and any rank's of the run */
     int rank, size;
     struct lbm_case c; /* the local case */
     struct halo h[18];
     int nh;
     size_t box_lo[7][3], box_hi[7][3]; /* boundary shells, then the interior last */
     int nbox;
-    int flip;       /* which receive buffer of each pair this exchange uses */
+    int flip; /* which receive buffer of each pair this exchange uses */
     struct lbm_state *s;
 };
 
@@ -78,8 +78,7 @@ static int launched(void)
     static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
                                        "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        if (getenv(vars[i]))
-            return 1;
+        if (getenv(vars[i])) return 1;
     return 0;
 }
 
@@ -88,8 +87,7 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
 #ifdef LBMR_WITH_MPI
     int provided;
     MPI_Comm node;
-    if (!launched())
-        return 0;
+    if (!launched()) return 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         snprintf(err, errlen, "MPI_Init_thread failed");
         return 1;
@@ -104,8 +102,10 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
     (void)argc;
     (void)argv;
     if (launched() && getenv("OMPI_COMM_WORLD_SIZE") && atoi(getenv("OMPI_COMM_WORLD_SIZE")) > 1) {
-        snprintf(err, errlen, "started as one of %s ranks, but this build has no MPI (configure "
-                              "with MPI installed)", getenv("OMPI_COMM_WORLD_SIZE"));
+        snprintf(err, errlen,
+                 "started as one of %s ranks, but this build has no MPI (configure "
+                 "with MPI installed)",
+                 getenv("OMPI_COMM_WORLD_SIZE"));
         return 1;
     }
 #endif
@@ -117,8 +117,7 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
 void dist_finalize(void)
 {
 #ifdef LBMR_WITH_MPI
-    if (started)
-        MPI_Finalize();
+    if (started) MPI_Finalize();
 #endif
     started = 0;
 }
@@ -146,16 +145,14 @@ int dist_dims_create(int n, int procs[3])
         /* MPI_Dims_create orders the factors largest first; the largest goes to z: z and y
          * faces are whole rows, x faces one value per row (slow halos, 1-wide boxes) */
         int d[3] = {0, 0, 0};
-        if (MPI_Dims_create(n, 3, d) != MPI_SUCCESS)
-            return 1;
+        if (MPI_Dims_create(n, 3, d) != MPI_SUCCESS) return 1;
         procs[0] = d[2];
         procs[1] = d[1];
         procs[2] = d[0];
         return 0;
     }
 #endif
-    if (n != 1)
-        return 1;
+    if (n != 1) return 1;
     procs[0] = procs[1] = procs[2] = 1;
     return 0;
 }
@@ -176,8 +173,7 @@ int dist_max_int(int v)
 static int mpi_takes_device_memory(void)
 {
     const char *env = getenv("LBMR_MPI_DEVICE_BUFFERS");
-    if (env && strcmp(env, "0") == 0)
-        return 0;
+    if (env && strcmp(env, "0") == 0) return 0;
 #if defined(LBMR_WITH_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     return MPIX_Query_cuda_support() == 1;
 #else
@@ -205,8 +201,7 @@ static void plan_halos(struct dist_run *r, const int coords[3], const int procs[
         memset(h, 0, sizeof *h);
         for (int a = 0; a < 3; a++) {
             nc[a] = coords[a] + m[a];
-            if (m[a] && !r->c.place.neighbor[a][m[a] > 0])
-                ok = 0;
+            if (m[a] && !r->c.place.neighbor[a][m[a] > 0]) ok = 0;
             if (nc[a] < 0 || nc[a] >= procs[a])
                 nc[a] = periodic[a] ? (nc[a] + procs[a]) % procs[a] : -1;
             /* sent from the layer next to the neighbour, received into the ghost layer there */
@@ -215,8 +210,7 @@ static void plan_halos(struct dist_run *r, const int coords[3], const int procs[
             h->rlo[a] = m[a] > 0 ? n[a] : (m[a] < 0 ? -1 : 0);
             h->rhi[a] = m[a] > 0 ? n[a] + 1 : (m[a] < 0 ? 0 : n[a]);
         }
-        if (!ok)
-            continue;
+        if (!ok) continue;
 #ifdef LBMR_WITH_MPI
         MPI_Cart_rank(r->comm, nc, &h->peer);
 #endif
@@ -229,10 +223,8 @@ static void plan_halos(struct dist_run *r, const int coords[3], const int procs[
                 to &= !m[a] || c[a] == m[a];
                 from &= !m[a] || c[a] == -m[a];
             }
-            if (to)
-                h->dirs[h->n++] = d;
-            if (from)
-                h->rdirs[nr++] = d;
+            if (to) h->dirs[h->n++] = d;
+            if (from) h->rdirs[nr++] = d;
         }
         r->nh++;
     }
@@ -244,8 +236,7 @@ static void plan_boxes(struct dist_run *r)
     r->nbox = 0;
     for (int a = 2; a >= 0; a--) {
         for (int side = 0; side < 2; side++) {
-            if (!r->c.place.neighbor[a][side] || lo[a] >= hi[a])
-                continue;
+            if (!r->c.place.neighbor[a][side] || lo[a] >= hi[a]) continue;
             memcpy(r->box_lo[r->nbox], lo, sizeof lo);
             memcpy(r->box_hi[r->nbox], hi, sizeof hi);
             if (side == 0) {
@@ -278,9 +269,12 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
                  procs[2], nranks, world_size);
         return 1;
     }
-    if (!weak && (in[0] < (size_t)procs[0] || in[1] < (size_t)procs[1] || in[2] < (size_t)procs[2])) {
-        snprintf(err, errlen, "%zux%zux%zu cannot be split %dx%dx%d: every rank needs a cell per "
-                 "axis", in[0], in[1], in[2], procs[0], procs[1], procs[2]);
+    if (!weak &&
+        (in[0] < (size_t)procs[0] || in[1] < (size_t)procs[1] || in[2] < (size_t)procs[2])) {
+        snprintf(err, errlen,
+                 "%zux%zux%zu cannot be split %dx%dx%d: every rank needs a cell per "
+                 "axis",
+                 in[0], in[1], in[2], procs[0], procs[1], procs[2]);
         return 1;
     }
     r = calloc(1, sizeof *r);
@@ -362,8 +356,9 @@ static int device_path_ok(void)
 int dist_halo_check(int halo, char *err, size_t errlen)
 {
     if (halo == DIST_HALO_DEVICE && !device_path_ok()) {
-        snprintf(err, errlen, "--halo device: this MPI library does not take GPU memory (built "
-                              "without CUDA support); accepted here: auto, node, host");
+        snprintf(err, errlen,
+                 "--halo device: this MPI library does not take GPU memory (built "
+                 "without CUDA support); accepted here: auto, node, host");
         return 1;
     }
     return 0;
@@ -412,8 +407,7 @@ static int attach_window(struct dist_run *r, char *err, size_t errlen)
     int nnode;
     memset(&layout, 0, sizeof layout);
     for (int k = 0; k < r->nh; k++) {
-        if (r->h[k].via != VIA_NODE)
-            continue;
+        if (r->h[k].via != VIA_NODE) continue;
         for (int f = 0; f < 2; f++) {
             layout.off[r->h[k].dir][f] = bytes;
             bytes += round_up(r->h[k].bytes, BUF_ALIGN);
@@ -440,25 +434,21 @@ static int attach_window(struct dist_run *r, char *err, size_t errlen)
         int unit;
         char *base;
         MPI_Win_shared_query(r->win, q, &size, &unit, &base);
-        if (size > 0 && (!lo || base < lo))
-            lo = base;
-        if (size > 0 && (!hi || base + size > hi))
-            hi = base + size;
+        if (size > 0 && (!lo || base < lo)) lo = base;
+        if (size > 0 && (!hi || base + size > hi)) hi = base + size;
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         MPI_Aint size;
         int unit;
         const struct seg_header *theirs;
-        if (h->via != VIA_NODE)
-            continue;
+        if (h->via != VIA_NODE) continue;
         MPI_Win_shared_query(r->win, h->node_peer, &size, &unit, &theirs);
         /* the neighbour files this halo under the direction pointing back at this rank */
         for (int f = 0; f < 2; f++)
             h->phost[f] = (char *)theirs + theirs->off[lbm_opp[h->dir]][f];
     }
-    if (lo && lbm_host_register(lo, (size_t)(hi - lo), 1, err, errlen))
-        return 1;
+    if (lo && lbm_host_register(lo, (size_t)(hi - lo), LBM_PIN, err, errlen)) return 1;
     r->pinned = lo;
     r->pinned_bytes = lo ? (size_t)(hi - lo) : 0;
     return 0;
@@ -469,8 +459,7 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
 {
     const size_t es = prec_size(r->c.prec);
     r->s = s;
-    if (r->nh == 0)
-        return 0;
+    if (r->nh == 0) return 0;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         h->bytes = (size_t)h->n * es;
@@ -481,20 +470,19 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
 #ifdef LBMR_WITH_MPI
     /* first: collective, so a rank failing below cannot leave the others waiting in it */
     MPI_Allreduce(&r->vias, &r->vias_all, 1, MPI_INT, MPI_BOR, r->comm);
-    if ((r->vias_all & 1 << VIA_NODE) && attach_window(r, err, errlen))
-        return 1;
+    if ((r->vias_all & 1 << VIA_NODE) && attach_window(r, err, errlen)) return 1;
 #else
     r->vias_all = r->vias;
 #endif
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        h->sbuf = lbm_buffer_alloc(h->bytes, 0);
-        h->rbuf[0] = lbm_buffer_alloc(h->bytes, 0);
-        h->rbuf[1] = lbm_buffer_alloc(h->bytes, 0);
+        h->sbuf = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
+        h->rbuf[0] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
+        h->rbuf[1] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_BACKEND);
         if (h->via == VIA_HOST) {
-            h->shost = lbm_buffer_alloc(h->bytes, 1);
-            h->rhost[0] = lbm_buffer_alloc(h->bytes, 1);
-            h->rhost[1] = lbm_buffer_alloc(h->bytes, 1);
+            h->shost = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
+            h->rhost[0] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
+            h->rhost[1] = lbm_buffer_alloc(h->bytes, LBM_BUFFER_HOST);
         }
         if (!h->sbuf || !h->rbuf[0] || !h->rbuf[1] ||
             (h->via == VIA_HOST && (!h->shost || !h->rhost[0] || !h->rhost[1]))) {
@@ -535,10 +523,11 @@ static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        if (lbm_halo_copy(s, 0, h->dirs, h->n, h->slo, h->shi, h->sbuf, 0, err, errlen) ||
+        if (lbm_halo_copy(s, LBM_HALO_PACK, h->dirs, h->n, h->slo, h->shi, h->sbuf, LBM_QUEUE_EDGE,
+                          err, errlen) ||
             (h->via != VIA_DEVICE &&
              lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost, h->sbuf, h->bytes,
-                             1, err, errlen)))
+                             LBM_COPY_TO_HOST, err, errlen)))
             return 1;
     }
     return 0;
@@ -546,8 +535,7 @@ static int exchange_pack(struct dist_run *r, MPI_Request *req, char *err, size_t
 
 static int exchange_send(struct dist_run *r, MPI_Request *req, char *err, size_t errlen)
 {
-    if (lbm_wait(r->s, 0, err, errlen))
-        return 1;
+    if (lbm_wait(r->s, LBM_QUEUE_EDGE, err, errlen)) return 1;
     if (r->vias & 1 << VIA_NODE)
         MPI_Win_sync(r->win); /* the copies into the neighbours' buffers come before the news */
     for (int k = 0; k < r->nh; k++) {
@@ -568,14 +556,14 @@ static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size
     struct lbm_state *s = r->s;
     const int f = r->flip;
     MPI_Waitall(2 * r->nh, req, MPI_STATUSES_IGNORE);
-    if (r->vias & 1 << VIA_NODE)
-        MPI_Win_sync(r->win);
+    if (r->vias & 1 << VIA_NODE) MPI_Win_sync(r->win);
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         /* what arrives from the neighbour at c_dir fills the ghost layer on that side */
-        if ((h->via != VIA_DEVICE &&
-             lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes, 0, err, errlen)) ||
-            lbm_halo_copy(s, 1, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[f], 0, err, errlen))
+        if ((h->via != VIA_DEVICE && lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes,
+                                                     LBM_COPY_TO_BACKEND, err, errlen)) ||
+            lbm_halo_copy(s, LBM_HALO_UNPACK, h->rdirs, h->n, h->rlo, h->rhi, h->rbuf[f],
+                          LBM_QUEUE_EDGE, err, errlen))
             return 1;
     }
     r->flip = !f;
@@ -583,8 +571,8 @@ static int exchange_finish(struct dist_run *r, MPI_Request *req, char *err, size
 }
 #endif
 
-int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, int overlap,
-              double *seconds, char *err, size_t errlen)
+int dist_step(struct dist_run *r, struct lbm_state *s, int steps, enum dist_exchange exchange,
+              int overlap, double *seconds, char *err, size_t errlen)
 {
     if (r->nh == 0) /* one rank: exactly the single-domain benchmark */
         return lbm_step(s, steps, seconds, err, errlen);
@@ -598,30 +586,26 @@ int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, 
     for (int step = 0; step < steps; step++) {
         if (overlap) {
             for (int b = 0; b < inner; b++)
-                if (lbm_update_box(s, r->box_lo[b], r->box_hi[b], 0, err, errlen))
+                if (lbm_update_box(s, r->box_lo[b], r->box_hi[b], LBM_QUEUE_EDGE, err, errlen))
                     goto broken;
-        } else if (lbm_update_box(s, all_lo, all_hi, 0, err, errlen)) {
+        } else if (lbm_update_box(s, all_lo, all_hi, LBM_QUEUE_EDGE, err, errlen)) {
             goto broken;
         }
         /* the interior goes between packing and sending: a device backend queues it and the
          * host moves on to wait for the packs; the CPU computes it while the messages travel */
-        if (exchange && exchange_pack(r, req, err, errlen))
-            goto broken;
+        if (exchange && exchange_pack(r, req, err, errlen)) goto broken;
         if (overlap && async &&
-            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], LBM_QUEUE_INTERIOR, err, errlen))
             goto broken;
-        if (exchange && exchange_send(r, req, err, errlen))
-            goto broken;
+        if (exchange && exchange_send(r, req, err, errlen)) goto broken;
         if (overlap && !async &&
-            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], 1, err, errlen))
+            lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], LBM_QUEUE_INTERIOR, err, errlen))
             goto broken;
-        if ((exchange && exchange_finish(r, req, err, errlen)) ||
-            lbm_queues_join(s, err, errlen))
+        if ((exchange && exchange_finish(r, req, err, errlen)) || lbm_queues_join(s, err, errlen))
             goto broken;
         lbm_swap(s);
     }
-    if (lbm_wait(s, -1, err, errlen))
-        goto broken;
+    if (lbm_wait(s, LBM_QUEUE_BOTH, err, errlen)) goto broken;
     t = MPI_Wtime() - t0;
     MPI_Allreduce(&t, seconds, 1, MPI_DOUBLE, MPI_MAX, r->comm);
     return 0;
@@ -643,11 +627,10 @@ int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen
     int rc = 0;
 #ifdef LBMR_WITH_MPI
     MPI_Request req[36];
-    if (r->nh == 0)
-        return 0;
+    if (r->nh == 0) return 0;
     lbm_swap(s); /* the halo calls work on the next lattice: make it the current one */
     rc = exchange_start(r, req, err, errlen) || exchange_finish(r, req, err, errlen) ||
-         lbm_wait(s, -1, err, errlen);
+         lbm_wait(s, LBM_QUEUE_BOTH, err, errlen);
     lbm_swap(s);
 #else
     (void)r;
@@ -704,8 +687,8 @@ int dist_neighbours(const struct dist_run *r)
 
 const char *dist_halo_used(const struct dist_run *r)
 {
-    static const char *const names[8] = {"", "device", "node", "device+node", "host",
-                                         "device+host", "node+host", "device+node+host"};
+    static const char *const names[8] = {"",     "device",      "node",      "device+node",
+                                         "host", "device+host", "node+host", "device+node+host"};
     return names[r->vias_all & 7];
 }
 
@@ -713,32 +696,28 @@ void dist_case_end(struct dist_run *r)
 {
     if (r) {
         for (int k = 0; k < r->nh; k++) {
-            lbm_buffer_free(r->h[k].sbuf, 0);
-            lbm_buffer_free(r->h[k].rbuf[0], 0);
-            lbm_buffer_free(r->h[k].rbuf[1], 0);
+            lbm_buffer_free(r->h[k].sbuf, LBM_BUFFER_BACKEND);
+            lbm_buffer_free(r->h[k].rbuf[0], LBM_BUFFER_BACKEND);
+            lbm_buffer_free(r->h[k].rbuf[1], LBM_BUFFER_BACKEND);
             if (r->h[k].via == VIA_HOST) {
-                lbm_buffer_free(r->h[k].shost, 1);
-                lbm_buffer_free(r->h[k].rhost[0], 1);
-                lbm_buffer_free(r->h[k].rhost[1], 1);
+                lbm_buffer_free(r->h[k].shost, LBM_BUFFER_HOST);
+                lbm_buffer_free(r->h[k].rhost[0], LBM_BUFFER_HOST);
+                lbm_buffer_free(r->h[k].rhost[1], LBM_BUFFER_HOST);
             }
         }
-        if (r->pinned)
-            lbm_host_register(r->pinned, r->pinned_bytes, 0, NULL, 0);
+        if (r->pinned) lbm_host_register(r->pinned, r->pinned_bytes, LBM_UNPIN, NULL, 0);
 #ifdef LBMR_WITH_MPI
         if (r->win != MPI_WIN_NULL) {
             MPI_Win_unlock_all(r->win);
             MPI_Win_free(&r->win);
         }
-        if (r->node != MPI_COMM_NULL)
-            MPI_Comm_free(&r->node);
-        if (r->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&r->comm);
+        if (r->node != MPI_COMM_NULL) MPI_Comm_free(&r->node);
+        if (r->comm != MPI_COMM_NULL) MPI_Comm_free(&r->comm);
 #endif
         free(r);
     }
 #ifdef LBMR_WITH_MPI
-    if (started)
-        MPI_Barrier(MPI_COMM_WORLD);
+    if (started) MPI_Barrier(MPI_COMM_WORLD);
 #endif
 }
 

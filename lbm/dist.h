@@ -32,23 +32,31 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
                     struct dist_run **run, struct lbm_case *local, char *err, size_t errlen);
 /* How halos travel (--halo): auto = device where MPI takes the backend's memory, else node for
  * neighbours on this node and host for the others. */
-enum dist_halo { DIST_HALO_AUTO, DIST_HALO_DEVICE, DIST_HALO_NODE, DIST_HALO_HOST, DIST_HALO_COUNT };
+enum dist_halo {
+    DIST_HALO_AUTO,
+    DIST_HALO_DEVICE,
+    DIST_HALO_NODE,
+    DIST_HALO_HOST,
+    DIST_HALO_COUNT
+};
 /* 0 if this job can send halos that way (after dist_init); else why not, in err. */
 int dist_halo_check(int halo, char *err, size_t errlen);
 /* Halo buffers for an allocated state (after lbm_alloc); collective over the run's ranks. */
 int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, size_t errlen);
-/* `steps` updates with halo exchange (exchange = 0: the same updates without it, for timing
- * only); overlap = 1 updates the interior while the boundary layers travel. *seconds: the
- * slowest rank's wall time. Collective over the run's ranks. */
-int dist_step(struct dist_run *r, struct lbm_state *s, int steps, int exchange, int overlap,
-              double *seconds, char *err, size_t errlen);
+/* dist_step with or without the halo exchange (without: the same updates, for timing only) */
+enum dist_exchange { DIST_NO_EXCHANGE = 0, DIST_EXCHANGE = 1 };
+/* `steps` updates, with the halo exchange or without it; overlap = 1 updates the interior while the
+ * boundary layers travel. *seconds: the slowest rank's wall time. Collective over the run's ranks.
+ */
+int dist_step(struct dist_run *r, struct lbm_state *s, int steps, enum dist_exchange exchange,
+              int overlap, double *seconds, char *err, size_t errlen);
 /* Fills the current lattice's ghost layers from the neighbours (after lbm_init or lbm_load). */
 int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen);
 /* Sums over the run's ranks (rank 0 of the run gets them; hashes add modulo 2^64). */
 void dist_sum(struct dist_run *r, double *mass, size_t *nonfinite, uint64_t *hash);
 /* 1 if any rank of the run set flag (collective). */
 int dist_any(struct dist_run *r, int flag);
-int dist_run_rank(const struct dist_run *r); /* this rank within the run */
+int dist_run_rank(const struct dist_run *r);   /* this rank within the run */
 int dist_neighbours(const struct dist_run *r); /* halo messages this rank sends per update */
 /* the paths this rank's halos take: "device", "node", "host" or a mix ("node+host"); "" without
  * neighbours */

@@ -1,15 +1,15 @@
 /* layout.h: padded structure-of-arrays indexing (and, for one study, array of structures).
  * Direction d of cell (x, y, z) lives at d * dir_stride + (org + (z * sy + y) * pitch + x) * cs;
  * SoA (every kernel but pull_aos): cs = 1, pitch = ox + nx + gx + pad rounded up to `align`
- * bytes; AoS: dir_stride = 1, cs = 19 (lbm_layout_make_aos). A sub-domain of a distributed run carries one ghost layer on each side of every
- * axis split between ranks (gx, gy, gz = 1): cells -1 and n along it, which hold what the
- * neighbouring rank streams in; coordinates are local and may be -1 there. Along x the fluid
- * starts at ox = one alignment unit, so rows stay aligned. Without ghosts (every single-rank
- * run) org = 0 and the layout is the plain padded one. The direction arrays are staggered:
- * each starts 3 x max(128, align) bytes further into a 4 KiB page than the one before, so the
- * 19 streams of a sweep never share cache sets (with power-of-two domains they otherwise all
- * would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it, so they
- * spread over DRAM banks too. All offsets 64-bit. */
+ * bytes; AoS: dir_stride = 1, cs = 19 (lbm_layout_make_aos). A sub-domain of a distributed run
+ * carries one ghost layer on each side of every axis split between ranks (gx, gy, gz = 1): cells -1
+ * and n along it, which hold what the neighbouring rank streams in; coordinates are local and may
+ * be -1 there. Along x the fluid starts at ox = one alignment unit, so rows stay aligned. Without
+ * ghosts (every single-rank run) org = 0 and the layout is the plain padded one. The direction
+ * arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page than the
+ * one before, so the 19 streams of a sweep never share cache sets (with power-of-two domains they
+ * otherwise all would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it,
+ * so they spread over DRAM banks too. All offsets 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
@@ -34,15 +34,13 @@ static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t n
                                        size_t pad, size_t align, size_t esize, const int *ghost)
 {
     size_t unit = align > 128 ? align : 128, bytes, row;
-    if (align && align % esize)
-        return 1;
+    if (align && align % esize) return 1;
     l->gx = ghost && ghost[0] ? 1 : 0;
     l->gy = ghost && ghost[1] ? 1 : 0;
     l->gz = ghost && ghost[2] ? 1 : 0;
     l->ox = l->gx ? (align ? align / esize : 1) : 0;
     row = (l->ox + nx + l->gx + pad) * esize;
-    if (align)
-        row = (row + align - 1) / align * align;
+    if (align) row = (row + align - 1) / align * align;
     l->nx = nx;
     l->ny = ny;
     l->nz = nz;
@@ -67,15 +65,13 @@ static inline int lbm_layout_make_aos(struct lbm_layout *l, size_t nx, size_t ny
                                       size_t pad, size_t align, size_t esize)
 {
     size_t unit = 1, a = align, b = 19 * esize;
-    if (align && align % esize)
-        return 1;
+    if (align && align % esize) return 1;
     while (b) { /* gcd(align, 19 esize) */
         size_t t = a % b;
         a = b;
         b = t;
     }
-    if (align)
-        unit = align / a;
+    if (align) unit = align / a;
     l->nx = nx;
     l->ny = ny;
     l->nz = nz;
@@ -91,8 +87,8 @@ static inline int lbm_layout_make_aos(struct lbm_layout *l, size_t nx, size_t ny
     return 0;
 }
 
-static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, size_t nz,
-                                  size_t pad, size_t align, size_t esize)
+static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, size_t nz, size_t pad,
+                                  size_t align, size_t esize)
 {
     return lbm_layout_make_halo(l, nx, ny, nz, pad, align, esize, NULL);
 }

@@ -18,10 +18,10 @@ extern "C" {
 #endif
 
 enum lbm_kernel {
-    LBM_PULL = 0,    /* two lattices, fused stream-collide, pull (gather), ordinary stores */
-    LBM_PULL_NT = 1, /* the same with non-temporal stores (CPU) */
-    LBM_AA = 2,      /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
-                        write a cell's own values, odd steps its neighbours'; one rank only */
+    LBM_PULL = 0,     /* two lattices, fused stream-collide, pull (gather), ordinary stores */
+    LBM_PULL_NT = 1,  /* the same with non-temporal stores (CPU) */
+    LBM_AA = 2,       /* one lattice, in place, AA pattern (Bailey et al. 2009): even steps read and
+                         write a cell's own values, odd steps its neighbours'; one rank only */
     LBM_PULL_AOS = 3, /* pull on an array of structures (a cell's 19 values together): the
                         layout step of a CUDA LBM poster's ladder, for comparison; one rank only */
     LBM_KERNEL_COUNT = 4
@@ -45,18 +45,18 @@ struct lbm_case {
     enum lbm_collision collision;
     enum lbm_kernel kernel;
     enum lbm_geometry geometry;
-    double omega;      /* shear relaxation rate, 0 < omega < 2 */
-    double lid_ux;     /* cavity lid velocity */
-    double force[3];   /* body force per unit volume (channel) */
-    int threads;       /* gpu threads per block; cpu OpenMP threads; 0: backend default */
+    double omega;    /* shear relaxation rate, 0 < omega < 2 */
+    double lid_ux;   /* cavity lid velocity */
+    double force[3]; /* body force per unit volume (channel) */
+    int threads;     /* gpu threads per block; cpu OpenMP threads; 0: backend default */
     struct lbm_place place;
 };
 
 struct lbm_launch {
-    int threads;      /* cpu: OpenMP threads; gpu: threads per block */
-    long blocks;      /* gpu grid size; -1 on the cpu */
-    double occupancy; /* gpu; NaN on the cpu */
-    size_t pitch;     /* x row pitch in elements, padding and alignment included */
+    int threads;       /* cpu: OpenMP threads; gpu: threads per block */
+    long blocks;       /* gpu grid size; -1 on the cpu */
+    double occupancy;  /* gpu; NaN on the cpu */
+    size_t pitch;      /* x row pitch in elements, padding and alignment included */
     char binding[128]; /* cpu: cpu_binding with this case's threads; "" where the device's holds */
 };
 
@@ -73,7 +73,7 @@ struct lbm_setup {
 };
 int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, size_t errlen);
 
-int lbm_backend_open(struct suite_device *d, char *err, size_t errlen);
+int lbm_backend_open(struct device_facts *d, char *err, size_t errlen);
 int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen);
 /* 0 if this backend can run the case as given (e.g. the GPU kernel's real threads-per-block
  * limit, set by its registers); else why not. Checked for every case before anything runs. */
@@ -99,30 +99,40 @@ void lbm_free(struct lbm_state *s);
 
 /* Distributed runs (lbm/dist.c). Queue 0 carries the boundary work and the halo, queue 1 the
  * interior (two CUDA streams; on the CPU every call completes before it returns). */
+enum { LBM_QUEUE_BOTH = -1, LBM_QUEUE_EDGE = 0, LBM_QUEUE_INTERIOR = 1 };
+/* lbm_halo_copy: from the lattice into the buffer (pack) or back (unpack) */
+enum lbm_halo_dir { LBM_HALO_PACK = 0, LBM_HALO_UNPACK = 1 };
+/* lbm_buffer_alloc: backend memory (device memory on the GPU) or host memory that the backend
+ * copies fastest (pinned on the GPU) */
+enum lbm_buffer_mem { LBM_BUFFER_BACKEND = 0, LBM_BUFFER_HOST = 1 };
+/* lbm_buffer_copy: which way, between backend and host memory */
+enum lbm_copy_dir { LBM_COPY_TO_BACKEND = 0, LBM_COPY_TO_HOST = 1 };
+/* lbm_host_register: pin or release */
+enum lbm_pin { LBM_UNPIN = 0, LBM_PIN = 1 };
 /* One update of the local cells in [lo, hi) from the current lattice into the next. */
 int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
                    char *err, size_t errlen);
 /* Copies populations dirs[0..ndirs) of the cells in [lo, hi) (local coordinates; -1 and n name
- * ghost layers) between the next lattice and buf, ordered [dir][z][y][x]; unpack = 1 writes the
- * lattice. buf is backend memory (lbm_buffer_alloc). */
-int lbm_halo_copy(struct lbm_state *s, int unpack, const int *dirs, int ndirs, const long lo[3],
-                  const long hi[3], void *buf, int queue, char *err, size_t errlen);
-/* Halo buffers: backend memory (host = 0; device memory on the GPU) or host memory that the
- * backend copies fastest (host = 1; pinned on the GPU). Copies between them run on queue 0. */
-void *lbm_buffer_alloc(size_t bytes, int host);
-void lbm_buffer_free(void *p, int host);
-int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes, int to_host,
-                    char *err, size_t errlen);
-/* Pins (on = 1) or releases host memory not from lbm_buffer_alloc (MPI's node-shared halo
+ * ghost layers) between the next lattice and buf, ordered [dir][z][y][x]; LBM_HALO_UNPACK writes
+ * the lattice. buf is backend memory (lbm_buffer_alloc). */
+int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
+                  const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                  size_t errlen);
+/* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
+void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
+void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                    enum lbm_copy_dir dir, char *err, size_t errlen);
+/* Pins (LBM_PIN) or releases host memory not from lbm_buffer_alloc (MPI's node-shared halo
  * buffers) so that lbm_buffer_copy moves it as fast as its own (CPU: nothing to do). */
-int lbm_host_register(void *p, size_t bytes, int on, char *err, size_t errlen);
+int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen);
 /* 1 when MPI may read and write backend memory itself (the CPU); 0 on the GPU, where dist.c
  * asks the MPI library at run time whether it takes device pointers. */
 int lbm_buffers_on_host(void);
 /* 1 when update and halo calls only queue the work (the GPU); 0 when they complete it (CPU). */
 int lbm_queues_async(void);
-/* Waits for a queue (-1: both) to finish; lbm_queues_join orders everything queued so far
- * before anything queued later on either queue. lbm_swap makes the next lattice current. */
+/* Waits for a queue (LBM_QUEUE_BOTH: both) to finish; lbm_queues_join orders everything queued so
+ * far before anything queued later on either queue. lbm_swap makes the next lattice current. */
 int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);
 int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen);
 void lbm_swap(struct lbm_state *s);
@@ -140,7 +150,8 @@ void lbm_global_dims(const struct lbm_case *c, size_t g[3]);
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline int lbm_opposite(int d)
+    static inline int
+    lbm_opposite(int d)
 {
     return d == 0 ? 0 : (d & 1 ? d + 1 : d - 1);
 }
@@ -174,8 +185,9 @@ void lbm_traffic(size_t esize, int write_allocate, double *prog_bytes, double *d
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline uint64_t lbm_value_hash(int d, size_t gx, size_t gy, size_t gz, size_t gnx,
-                                      size_t gny, size_t gnz, uint64_t bits)
+    static inline uint64_t
+    lbm_value_hash(int d, size_t gx, size_t gy, size_t gz, size_t gnx, size_t gny, size_t gnz,
+                   uint64_t bits)
 {
     uint64_t h = ((((uint64_t)d * gnz + gz) * gny + gy) * gnx + gx) * 0x9E3779B97F4A7C15ull ^ bits;
     h ^= h >> 30;

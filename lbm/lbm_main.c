@@ -25,7 +25,7 @@ extern const char lbm_backend_name[]; /* "cpu" or "gpu", from the backend */
 
 struct run_ctx {
     const struct lbm_opts *o;
-    struct suite_device dev;
+    struct device_facts dev;
     struct sysinfo_host host;
     struct output out; /* rank 0's */
     double *times;
@@ -34,7 +34,7 @@ struct run_ctx {
     int failures, ncases, icase, rows;
     int write_failed; /* the output cannot be written: exit OUTPUT_EXIT */
     struct progress prog;
-    char why[256]; /* a case the backend cannot run */
+    char why[256];                          /* a case the backend cannot run */
     int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
     int grid_runs;      /* rows per case: grids x overlap x halo settings (1 for one rank) */
     double base_mflups; /* the current case's 1-rank median, for the parallel efficiency */
@@ -120,8 +120,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
         r->viscosity = lbm_viscosity(c->omega);
         r->lid_ux = b.lid_ux;
         r->force_x = c->force[0];
-        if (c->collision == LBM_TRT)
-            r->trt_magic = LBM_TRT_MAGIC;
+        if (c->collision == LBM_TRT) r->trt_magic = LBM_TRT_MAGIC;
     }
     /* the energy window held every timed update of every rank: cells x steps x reps */
     energy_fill_row(r, e, idle_W, cells * steps * reps, dram_b * cells * steps * reps);
@@ -149,8 +148,7 @@ static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_rea
                               int measured, double *idle_W)
 {
     double v[7 + ENERGY_EVENT_COUNT];
-    if (ranks <= 1)
-        return;
+    if (ranks <= 1) return;
     v[0] = measured ? e->energy_J : NAN;
     v[1] = measured ? e->polled_J : NAN;
     v[2] = measured ? e->sm_clock_MHz : NAN;
@@ -161,8 +159,7 @@ static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_rea
     for (int i = 0; i < ENERGY_EVENT_COUNT; i++)
         v[7 + i] = measured ? (double)(e->events >> i & 1) : 0;
     dist_run_sum(run, v, 7 + ENERGY_EVENT_COUNT);
-    if (!measured)
-        return;
+    if (!measured) return;
     e->energy_J = v[0];
     e->polled_J = v[1];
     e->sm_clock_MHz = v[2] / ranks;
@@ -178,15 +175,14 @@ static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_rea
 /* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). An
  * interrupt on any of the run's ranks stops all of them between two repetitions. */
 static int time_reps(struct run_ctx *x, struct dist_run *run, struct lbm_state *s, int steps,
-                     int reps, int exchange, int overlap, char *err, size_t errlen)
+                     int reps, enum dist_exchange exchange, int overlap, char *err, size_t errlen)
 {
     for (int r = 0; r < reps; r++) {
         if (dist_any(run, interrupt_requested())) {
             snprintf(err, errlen, "interrupted");
             return 1;
         }
-        if (dist_step(run, s, steps, exchange, overlap, &x->times[r], err, errlen))
-            return 1;
+        if (dist_step(run, s, steps, exchange, overlap, &x->times[r], err, errlen)) return 1;
     }
     return 0;
 }
@@ -226,8 +222,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
              lbm_geometry_names[whole->geometry], prec_name(whole->prec), whole->pad, whole->align,
              procs[0], procs[1], procs[2], ranks > 1 ? (overlap ? " overlap" : " no-overlap") : "",
              ranks > 1 ? halo_label[halo] : "");
-    if (dist_rank() == 0)
-        progress_case(&x->prog, x->icase, what);
+    if (dist_rank() == 0) progress_case(&x->prog, x->icase, what);
     memset(&df, 0, sizeof df);
     df.procs = procs;
     df.overlap = overlap;
@@ -242,15 +237,13 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
              dist_attach(run, s, halo, err, sizeof err) || lbm_init(s, err, sizeof err);
     snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));
-    if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err))
-        goto fail;
-    if (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err))
+    if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err)) goto fail;
+    if (warmup > 0 && dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, sizeof err))
         goto fail;
     if (warmup > 0) rep_s = secs / warmup; /* per update, for now */
     if (steps == 0) {
         /* as many updates as fill about TARGET_REP_SECONDS, judged from a timed probe */
-        if (dist_step(run, s, 2, 1, overlap, &secs, err, sizeof err))
-            goto fail;
+        if (dist_step(run, s, 2, DIST_EXCHANGE, overlap, &secs, err, sizeof err)) goto fail;
         steps = (int)ceil(TARGET_REP_SECONDS / (secs / 2));
         steps = steps < 2 ? 2 : (steps > 100000 ? 100000 : steps);
         steps += pairs && steps % 2;
@@ -258,43 +251,37 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     }
     rep_s *= steps; /* 0 without warm-up or probe: the user's --reps stand */
     reps = window_reps(x, run, rep_s, 0, err, sizeof err);
-    if (reps < 0)
-        goto fail;
+    if (reps < 0) goto fail;
     if (dist_neighbours(run) > 0 || ranks > 1) {
         /* the same updates without the exchange (their results are discarded): what the
          * halos add is the difference of the medians */
         int reps = x->o->reps < 3 ? x->o->reps : 3;
-        if (time_reps(x, run, s, steps, reps, 0, overlap, err, sizeof err))
+        if (time_reps(x, run, s, steps, reps, DIST_NO_EXCHANGE, overlap, err, sizeof err))
             goto fail;
         t_compute = median_of(x->times, reps);
         if (lbm_init(s, err, sizeof err) || dist_prime(run, s, err, sizeof err) ||
-            (warmup > 0 && dist_step(run, s, warmup, 1, overlap, &secs, err, sizeof err)))
+            (warmup > 0 &&
+             dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, sizeof err)))
             goto fail;
     }
-    if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err))
-        goto fail;
+    if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err)) goto fail;
     dist_sum(run, &m0, &bad0, &h0);
     for (int tries = 1;; tries++) { /* until the window is long enough: probe estimates err */
         int more;
         measured = energy_session_begin(&x->energy) == 0;
-        failed = time_reps(x, run, s, steps, reps, 1, overlap, err, sizeof err);
+        failed = time_reps(x, run, s, steps, reps, DIST_EXCHANGE, overlap, err, sizeof err);
         if (measured) /* a window that measured nothing still has its clocks */
             energy_session_end(&x->energy, &energy);
-        if (failed)
-            goto fail;
+        if (failed) goto fail;
         more = measured ? energy_retry_reps(&energy, reps, tries, 100000) : 0;
         more = dist_run_max(run, more); /* every rank runs the same sets */
-        if (!more)
-            break;
+        if (!more) break;
         reps = window_reps(x, run, 0, more, err, sizeof err);
-        if (reps < 0)
-            goto fail;
+        if (reps < 0) goto fail;
     }
-    if (measured)
-        energy_session_report(&x->energy, &energy);
+    if (measured) energy_session_report(&x->energy, &energy);
     energy_over_ranks(run, ranks, &energy, measured, &idle_W);
-    if (lbm_check(s, &m1, &bad1, &df.hash, err, sizeof err))
-        goto fail;
+    if (lbm_check(s, &m1, &bad1, &df.hash, err, sizeof err)) goto fail;
     dist_sum(run, &m1, &bad1, &df.hash);
     lbm_free(s);
     s = NULL;
@@ -305,8 +292,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
     /* a lattice holding non-finite values has no relative error worth writing: nan */
     drift = bad0 || bad1 ? NAN : fabs(m1 - m0) / m0;
     pass = bad0 == 0 && bad1 == 0 && drift <= mass_tolerance(whole->prec);
-    if (dist_rank() != 0)
-        return 0;
+    if (dist_rank() != 0) return 0;
     {
         struct lbm_case global = *whole;
         size_t g[3];
@@ -320,8 +306,10 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
                  measured ? &energy : NULL, idle_W);
     }
     if (!pass) {
-        fprintf(stderr, "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
-                        "(allowed %.0e)\n", prog, what, bad1, drift, mass_tolerance(whole->prec));
+        fprintf(stderr,
+                "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
+                "(allowed %.0e)\n",
+                prog, what, bad1, drift, mass_tolerance(whole->prec));
         x->failures++;
     }
     if (output_commit(&x->out, csv_write_row(output_stream(&x->out), &row), err, sizeof err)) {
@@ -335,8 +323,7 @@ fail:
     lbm_free(s);
     dist_case_end(run);
 fail_all:
-    if (interrupt_requested())
-        return 1; /* the unfinished case is dropped; main says so */
+    if (interrupt_requested()) return 1; /* the unfinished case is dropped; main says so */
     if (err[0] && (dist_rank() == 0 || dist_size() > 1))
         fprintf(stderr, "%s: error%s: %s: %s\n", prog, dist_size() > 1 ? " (a rank)" : "", what,
                 err);
@@ -353,8 +340,7 @@ static int run_grids(struct run_ctx *x, const struct lbm_case *c)
         for (int v = 0; v < x->o->noverlaps * x->o->nhalos && !rc; v++) {
             if (p[0] * p[1] * p[2] == 1 && v > 0)
                 break; /* one rank exchanges nothing: overlap and path make no difference */
-            rc = run_case(x, c, p, x->o->overlaps[v / x->o->nhalos],
-                          x->o->halos[v % x->o->nhalos]);
+            rc = run_case(x, c, p, x->o->overlaps[v / x->o->nhalos], x->o->halos[v % x->o->nhalos]);
             rc = dist_max_int(rc);
         }
     }
@@ -370,8 +356,7 @@ static size_t local_bytes(const struct run_ctx *x, const struct lbm_case *c)
         const int *p = x->decomp[k];
         size_t *n[3] = {&l.nx, &l.ny, &l.nz};
         for (int a = 0; a < 3; a++) {
-            if (!x->o->weak)
-                *n[a] = (*n[a] + (size_t)p[a] - 1) / (size_t)p[a];
+            if (!x->o->weak) *n[a] = (*n[a] + (size_t)p[a] - 1) / (size_t)p[a];
             l.place.neighbor[a][0] = l.place.neighbor[a][1] = p[a] > 1;
         }
         most = lbm_bytes_needed(&l) > most ? lbm_bytes_needed(&l) : most;
@@ -385,15 +370,18 @@ static int grids_fit(struct run_ctx *x, const struct lbm_case *c)
     for (int k = 0; k < x->ndecomp; k++) {
         const int *p = x->decomp[k];
         if (lbm_single_rank(c->kernel) && p[0] * p[1] * p[2] > 1) {
-            snprintf(x->why, sizeof x->why, "--kernel %s runs on one rank (--procs %dx%dx%d): "
-                     "split domains run pull", lbm_kernel_names[c->kernel], p[0], p[1], p[2]);
+            snprintf(x->why, sizeof x->why,
+                     "--kernel %s runs on one rank (--procs %dx%dx%d): "
+                     "split domains run pull",
+                     lbm_kernel_names[c->kernel], p[0], p[1], p[2]);
             return 1;
         }
-        if (x->o->weak)
-            continue;
+        if (x->o->weak) continue;
         if (c->nx < (size_t)p[0] || c->ny < (size_t)p[1] || c->nz < (size_t)p[2]) {
-            snprintf(x->why, sizeof x->why, "%zux%zux%zu cannot be split %dx%dx%d: every rank "
-                     "needs a cell per axis", c->nx, c->ny, c->nz, p[0], p[1], p[2]);
+            snprintf(x->why, sizeof x->why,
+                     "%zux%zux%zu cannot be split %dx%dx%d: every rank "
+                     "needs a cell per axis",
+                     c->nx, c->ny, c->nz, p[0], p[1], p[2]);
             return 1;
         }
     }
@@ -431,21 +419,22 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
     for (int k = 0; k < x->ndecomp; k++) {
         const int *p = x->decomp[k], r = p[0] * p[1] * p[2];
         if (r > dist_size()) {
-            snprintf(err, errlen, "--procs %dx%dx%d needs %d ranks; the job has %d (mpirun -np N%s)",
-                     p[0], p[1], p[2], r, dist_size(),
-                     dist_have_mpi() ? "" : "; this build has no MPI");
+            snprintf(err, errlen,
+                     "--procs %dx%dx%d needs %d ranks; the job has %d (mpirun -np N%s)", p[0], p[1],
+                     p[2], r, dist_size(), dist_have_mpi() ? "" : "; this build has no MPI");
             return 1;
         }
         x->grid_runs += r == 1 ? 1 : o->noverlaps * o->nhalos;
     }
     for (int k = 0; k < o->nhalos; k++)
-        if (dist_halo_check(o->halos[k], err, errlen))
-            return 1;
+        if (dist_halo_check(o->halos[k], err, errlen)) return 1;
     return 0;
 }
 
-/* Visits every case; with run == 0 only counts them and tracks the largest allocation. */
-static int sweep(struct run_ctx *x, int run, size_t *largest)
+/* Visits every case: SWEEP_COUNT only counts them and tracks the largest allocation, SWEEP_RUN
+ * runs them. */
+enum sweep_mode { SWEEP_COUNT, SWEEP_RUN };
+static int sweep(struct run_ctx *x, enum sweep_mode mode, size_t *largest)
 {
     const struct lbm_opts *o = x->o;
     /* gpu threads per block or cpu OpenMP threads (the parser allows each on its backend only) */
@@ -473,11 +462,10 @@ static int sweep(struct run_ctx *x, int run, size_t *largest)
                                     c.geometry = (enum lbm_geometry)o->geoms[gi];
                                     c.omega = o->omega;
                                     c.lid_ux = o->lid_ux;
-                                    if (c.geometry == LBM_CHANNEL)
-                                        c.force[0] = o->force;
+                                    if (c.geometry == LBM_CHANNEL) c.force[0] = o->force;
                                     c.threads = tl->n ? (int)tl->v[bi] : 0;
                                     n += x->grid_runs;
-                                    if (!run) {
+                                    if (mode == SWEEP_COUNT) {
                                         size_t b = local_bytes(x, &c);
                                         if (lbm_case_supported(&c, x->why, sizeof x->why) ||
                                             grids_fit(x, &c))
@@ -508,15 +496,16 @@ static void default_domain(struct run_ctx *x, struct lbm_opts *o, char *why, siz
         es = prec_size((enum prec)o->precs[i]) < es ? prec_size((enum prec)o->precs[i]) : es;
     if (gpu) {
         bytes = SYSINFO_CACHE_FACTOR * x->dev.cache_bytes;
-        snprintf(rule, sizeof rule, "%d x the GPU's L2 (%.1f MiB) = %.1f MiB, and an edge of at "
-                 "least 256", SYSINFO_CACHE_FACTOR, x->dev.cache_bytes / 1048576.0,
-                 bytes / 1048576.0);
+        snprintf(rule, sizeof rule,
+                 "%d x the GPU's L2 (%.1f MiB) = %.1f MiB, and an edge of at "
+                 "least 256",
+                 SYSINFO_CACHE_FACTOR, x->dev.cache_bytes / 1048576.0, bytes / 1048576.0);
     } else {
         bytes = sysinfo_out_of_cache_bytes(&x->host, rule, sizeof rule);
     }
     edge = lbm_default_edge(bytes, es, gpu ? 256 : 16);
-    snprintf(why, whylen, "one %s lattice (%.1f MiB) is at least %s",
-             es == 4 ? "sp" : "dp", (double)edge * edge * edge * 19 * es / 1048576.0, rule);
+    snprintf(why, whylen, "one %s lattice (%.1f MiB) is at least %s", es == 4 ? "sp" : "dp",
+             (double)edge * edge * edge * 19 * es / 1048576.0, rule);
     o->dims[0][0] = o->dims[0][1] = o->dims[0][2] = edge;
     o->ndims = 1;
 }
@@ -539,8 +528,7 @@ int main(int argc, char **argv)
     char default_why[320];
 
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    if (!o || !x)
-        return cli_error(prog, 1, "out of memory");
+    if (!o || !x) return cli_error(prog, 1, "out of memory");
     x->out.fd = -1;
     if (dist_init(&argc, &argv, err, sizeof err)) {
         rc = cli_error(prog, 2, "%s", err);
@@ -578,9 +566,8 @@ int main(int argc, char **argv)
     }
     sysinfo_host_get(&x->host);
     default_dims = o->ndims == 0;
-    if (default_dims)
-        default_domain(x, o, default_why, sizeof default_why);
-    x->ncases = sweep(x, 0, &largest);
+    if (default_dims) default_domain(x, o, default_why, sizeof default_why);
+    x->ncases = sweep(x, SWEEP_COUNT, &largest);
     if (x->ncases < 0) {
         rc = FAIL(2, "%s", x->why);
         goto done;
@@ -590,15 +577,18 @@ int main(int argc, char **argv)
                 prog, o->dims[0][0], default_why);
     avail = lbm_memory_available();
     if (default_dims && avail > 0 && (double)largest > 0.9 * (double)avail) {
-        rc = FAIL(2, "the default domain %zu^3 needs %.2f GiB%s but only %.2f GiB are available: "
-                     "choose a smaller one with --size", o->dims[0][0], largest / 1073741824.0,
-                  dist_size() > 1 ? " per rank" : "", avail / 1073741824.0);
+        rc = FAIL(2,
+                  "the default domain %zu^3 needs %.2f GiB%s but only %.2f GiB are available: "
+                  "choose a smaller one with --size",
+                  o->dims[0][0], largest / 1073741824.0, dist_size() > 1 ? " per rank" : "",
+                  avail / 1073741824.0);
         goto done;
     }
     if (avail > 0 && (double)largest > 0.9 * (double)avail) {
-        rc = FAIL(2, "the largest case needs %.2f GiB%s but only %.2f GiB are available: choose "
-                     "smaller domains", largest / 1073741824.0,
-                  dist_size() > 1 ? " per rank" : "", avail / 1073741824.0);
+        rc = FAIL(2,
+                  "the largest case needs %.2f GiB%s but only %.2f GiB are available: choose "
+                  "smaller domains",
+                  largest / 1073741824.0, dist_size() > 1 ? " per rank" : "", avail / 1073741824.0);
         goto done;
     }
     x->ntimes = o->reps;
@@ -609,38 +599,35 @@ int main(int argc, char **argv)
     }
     if (dist_rank() == 0) { /* rank 0 alone writes the CSV */
         rc = output_open(&x->out, o->out, o->out_mode, csv_write_header, err, sizeof err);
-        if (rc)
-            rc = cli_error(prog, rc, "%s", err);
+        if (rc) rc = cli_error(prog, rc, "%s", err);
         progress_start(&x->prog, prog, x->ncases);
     }
     rc = dist_max_int(rc);
-    if (rc)
-        goto done;
+    if (rc) goto done;
     /* a cpu run over several ranks: the ranks of a node share the packages powercap reads */
     energy_session_open(&x->energy, dist_rank() == 0 ? prog : NULL,
                         strcmp(lbm_backend_name, "cpu") != 0 || dist_size() == 1,
                         "the ranks of a cpu run share the packages that powercap reads");
-    rc = sweep(x, 1, &largest);
+    rc = sweep(x, SWEEP_RUN, &largest);
     if (rc == -2) {
         if (dist_rank() == 0)
-            fprintf(stderr, "%s: interrupted: %d of %d cases measured and written, the "
-                            "unfinished one dropped; the rows written are complete\n",
+            fprintf(stderr,
+                    "%s: interrupted: %d of %d cases measured and written, the "
+                    "unfinished one dropped; the rows written are complete\n",
                     prog, x->rows, x->ncases);
         rc = 130;
     } else {
         rc = rc < 0 ? 1 : 0;
     }
     if (x->failures) {
-        fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n",
-                prog, x->failures);
+        fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n", prog,
+                x->failures);
         rc = 1;
     }
-    if (x->write_failed)
-        rc = OUTPUT_EXIT;
+    if (x->write_failed) rc = OUTPUT_EXIT;
 done:
     energy_session_close(&x->energy);
-    if (output_close(&x->out, err, sizeof err))
-        rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
+    if (output_close(&x->out, err, sizeof err)) rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     rc = dist_max_int(rc);
     dist_finalize();
     free(x->times);

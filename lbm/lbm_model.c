@@ -10,8 +10,9 @@ const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa",
 int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen)
 {
     if (k == LBM_AA && odd) {
-        snprintf(err, errlen, "the aa lattice holds streamed values after an odd number of "
-                              "updates: read it after an even number");
+        snprintf(err, errlen,
+                 "the aa lattice holds streamed values after an odd number of "
+                 "updates: read it after an even number");
         return 0;
     }
     return 1;
@@ -63,10 +64,10 @@ void lbm_coll_params_dp(const struct lbm_case *c, struct lbm_coll_dp *p)
     const double w = c->omega;
     /* TRT: (1/w+ - 1/2)(1/w- - 1/2) = 3/16 */
     const double wm = 1.0 / (0.5 + LBM_TRT_MAGIC / (1.0 / w - 0.5));
-    const double s[19] = {0,           LBM_MRT_S_E, LBM_MRT_S_EPS, 0,           LBM_MRT_S_Q,
-                          0,           LBM_MRT_S_Q, 0,             LBM_MRT_S_Q, w,
-                          LBM_MRT_S_PI, w,          LBM_MRT_S_PI,  w,           w,
-                          w,           LBM_MRT_S_M, LBM_MRT_S_M,   LBM_MRT_S_M};
+    const double s[19] = {
+        0,           LBM_MRT_S_E, LBM_MRT_S_EPS, 0, LBM_MRT_S_Q,  0, LBM_MRT_S_Q, 0,
+        LBM_MRT_S_Q, w,           LBM_MRT_S_PI,  w, LBM_MRT_S_PI, w, w,           w,
+        LBM_MRT_S_M, LBM_MRT_S_M, LBM_MRT_S_M};
     p->omega = w;
     p->omega_minus = wm;
     memcpy(p->s, s, sizeof s);
@@ -89,8 +90,7 @@ void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p)
 size_t lbm_default_edge(size_t bytes, size_t es, size_t min_edge)
 {
     size_t e = (min_edge + 15) / 16 * 16;
-    if (e == 0)
-        e = 16;
+    if (e == 0) e = 16;
     while ((double)e * e * e * 19 * es < (double)bytes)
         e += 16;
     return e;
@@ -113,8 +113,7 @@ size_t lbm_bytes_needed(const struct lbm_case *c)
     struct lbm_layout l;
     int g[3];
     ghosts(c, g);
-    if (make_layout(&l, c, g))
-        return 0;
+    if (make_layout(&l, c, g)) return 0;
     return (size_t)lbm_lattices(c->kernel) * l.elems * prec_size(c->prec);
 }
 

@@ -16,8 +16,8 @@ struct lbm_opts {
     int weak;                     /* dims are each rank's own box (--local), not the whole */
     int procs[LBM_DECOMP_MAX][3]; /* --procs: rank grids */
     int nprocs;
-    struct cli_list ranks;        /* --ranks: rank counts split by MPI_Dims_create */
-    int overlaps[2], noverlaps;   /* --overlap: 1 on, 0 off (default on) */
+    struct cli_list ranks;              /* --ranks: rank counts split by MPI_Dims_create */
+    int overlaps[2], noverlaps;         /* --overlap: 1 on, 0 off (default on) */
     int halos[DIST_HALO_COUNT], nhalos; /* --halo: enum dist_halo (default auto) */
     struct cli_list pads, aligns, block;
     struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */

@@ -15,8 +15,10 @@
 #define LBM_PULL_HD
 #endif
 
-/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. halo = 0
- * promises a domain with no neighbouring rank (callers pass a constant: the test vanishes). */
+/* lbm_pull_index's halo argument: LBM_PULL_NO_HALO promises a domain with no neighbouring rank */
+enum { LBM_PULL_NO_HALO = 0, LBM_PULL_HALO = 1 };
+/* Returns the lattice index to load; *lid is 1 when the moving lid's term applies. halo:
+ * LBM_PULL_HALO or LBM_PULL_NO_HALO (callers pass a constant: the test vanishes). */
 static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
                                                 const struct lbm_bounds *b, int d, int cx, int cy,
                                                 int cz, int opp, long x, long y, long z, int *lid,
@@ -27,21 +29,19 @@ static inline LBM_PULL_HD size_t lbm_pull_index(const struct lbm_layout *l,
     int wall = 0;
     *lid = 0;
     for (int a = 0; a < 3; a++) {
-        if (s[a] >= 0 && s[a] < n[a])
-            continue;
-        /* (no run-time index into neighbor[a]: on the GPU that copies the bounds to local memory) */
+        if (s[a] >= 0 && s[a] < n[a]) continue;
+        /* (no run-time index into neighbor[a]: on the GPU that copies the bounds to local memory)
+         */
         if (halo && (s[a] < 0 ? b->neighbor[a][0] : b->neighbor[a][1])) {
             continue; /* the ghost cell: s[a] is -1 or n[a] */
         } else if (b->periodic[a]) {
             s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
         } else {
             wall = 1;
-            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0)
-                *lid = 1;
+            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0) *lid = 1;
         }
     }
-    if (wall)
-        return LBM_IDX(l, opp, x, y, z);
+    if (wall) return LBM_IDX(l, opp, x, y, z);
     return LBM_IDX(l, d, s[0], s[1], s[2]);
 }
 
@@ -60,14 +60,12 @@ static inline LBM_PULL_HD int lbm_upstream(const struct lbm_layout *l, const str
     s[2] = z - cz;
     *lid = 0;
     for (int a = 0; a < 3; a++) {
-        if (s[a] >= 0 && s[a] < n[a])
-            continue;
+        if (s[a] >= 0 && s[a] < n[a]) continue;
         if (b->periodic[a]) {
             s[a] = s[a] < 0 ? s[a] + n[a] : s[a] - n[a];
         } else {
             wall = 1;
-            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0)
-                *lid = 1;
+            if (a == 2 && s[2] == n[2] && b->lid_ux != 0.0) *lid = 1;
         }
     }
     return wall;

@@ -31,8 +31,7 @@ int lbm_reference_step(const struct lbm_case *c, double *pdf, int steps)
     struct lbm_bounds b;
     int forced = lbm_forced(c);
 
-    if (!tmp)
-        return 1;
+    if (!tmp) return 1;
     /* the collisions work on g = f - w (collision_impl.h) */
     for (size_t i = 0; i < n; i++)
         pdf[i] -= lbm_w[i / (n / 19)];

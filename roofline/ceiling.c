@@ -36,12 +36,9 @@ double roof_devices(const struct csv_row *r)
  * stores); by name when the row lacks them */
 static double element_bytes(const struct csv_row *r)
 {
-    if (r->prog_bytes > 0)
-        return r->prog_bytes / 38.0;
-    if (strcmp(r->precision, "sp") == 0)
-        return 4;
-    if (strcmp(r->precision, "hp") == 0 || strcmp(r->precision, "fp16") == 0)
-        return 2;
+    if (r->prog_bytes > 0) return r->prog_bytes / 38.0;
+    if (strcmp(r->precision, "sp") == 0) return 4;
+    if (strcmp(r->precision, "hp") == 0 || strcmp(r->precision, "fp16") == 0) return 2;
     return 8;
 }
 
@@ -130,8 +127,7 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
     struct roof_ceilings *c = calloc(1, sizeof *c);
     size_t n = 0, *idx = NULL;
     *out = NULL;
-    if (!c)
-        return 1;
+    if (!c) return 1;
     for (size_t i = 0; i < t->n; i++)
         n += is_ceiling_kernel(&t->rows[i]);
     idx = malloc((n ? n : 1) * sizeof *idx);
@@ -143,8 +139,7 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
     }
     n = 0;
     for (size_t i = 0; i < t->n; i++)
-        if (is_ceiling_kernel(&t->rows[i]))
-            idx[n++] = i;
+        if (is_ceiling_kernel(&t->rows[i])) idx[n++] = i;
     roof_sort_rows(t, idx, n, cmp_store);
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *s = &t->rows[idx[k]];
@@ -158,8 +153,7 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
         }
         g = &c->g[c->n - 1];
         if (strcmp(s->verified, "pass") != 0) {
-            if (roof_is_copy(s->kernel) && g->failed == SIZE_MAX)
-                g->failed = idx[k];
+            if (roof_is_copy(s->kernel) && g->failed == SIZE_MAX) g->failed = idx[k];
             continue;
         }
         if (roof_is_copy(s->kernel) && (!g->copy || s->bw_dram_GBs > g->copy->bw_dram_GBs))
@@ -174,8 +168,7 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
 
 void roof_ceilings_free(struct roof_ceilings *c)
 {
-    if (c)
-        free(c->g);
+    if (c) free(c->g);
     free(c);
 }
 
@@ -185,8 +178,7 @@ static const struct roof_group *find_group(const struct roof_ceilings *c, const 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int d = cmp_store(c->g[mid].key, lbm);
-        if (d == 0)
-            return &c->g[mid];
+        if (d == 0) return &c->g[mid];
         if (d < 0)
             lo = mid + 1;
         else
@@ -214,8 +206,7 @@ int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, stru
             roof_ceiling_mflups(e->copy19->bw_dram_GBs * roof_devices(lbm), lbm->dram_bytes);
         e->pct_copy19 = 100.0 * lbm->mflups / e->copy19_mflups;
     }
-    if (!e->copy)
-        return 1;
+    if (!e->copy) return 1;
     e->ceiling_mflups =
         roof_ceiling_mflups(e->copy->bw_dram_GBs * roof_devices(lbm), lbm->dram_bytes);
     e->pct = 100.0 * lbm->mflups / e->ceiling_mflups;
@@ -313,12 +304,10 @@ int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t
         for (size_t k = 0; k < sizeof num_checks / sizeof num_checks[0]; k++) {
             const struct num_check *c = &num_checks[k];
             double v = *(const double *)((const char *)r + c->offset);
-            if (strcmp(r->bench, c->bench) != 0)
-                continue;
+            if (strcmp(r->bench, c->bench) != 0) continue;
             if (isnan(v) && c->need == NEED_POSITIVE_OR_EMPTY)
                 continue; /* an empty optional field (the reader stores NaN for it) */
-            if (isfinite(v) && v > 0)
-                continue;
+            if (isfinite(v) && v > 0) continue;
             snprintf(err, len,
                      "%s:%ld: column %s: value %g is not a positive finite number (a %s row "
                      "needs one there%s)",

@@ -37,14 +37,10 @@ static int cmp_case(const struct gate_case *a, const struct gate_case *b)
         (c = strcmp(a->bench, b->bench)) || (c = strcmp(a->kernel, b->kernel)) ||
         (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->precision, b->precision)))
         return c;
-    if (a->nx != b->nx)
-        return (a->nx > b->nx) - (a->nx < b->nx);
-    if (a->ny != b->ny)
-        return (a->ny > b->ny) - (a->ny < b->ny);
-    if (a->nz != b->nz)
-        return (a->nz > b->nz) - (a->nz < b->nz);
-    if (a->pad != b->pad)
-        return (a->pad > b->pad) - (a->pad < b->pad);
+    if (a->nx != b->nx) return (a->nx > b->nx) - (a->nx < b->nx);
+    if (a->ny != b->ny) return (a->ny > b->ny) - (a->ny < b->ny);
+    if (a->nz != b->nz) return (a->nz > b->nz) - (a->nz < b->nz);
+    if (a->pad != b->pad) return (a->pad > b->pad) - (a->pad < b->pad);
     return (a->align > b->align) - (a->align < b->align);
 }
 
@@ -99,16 +95,14 @@ static int cases_of(const struct csv_table *t, int skip_failed, struct gate_case
         return 1;
     }
     for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->rows[i].bench, "lbm") == 0)
-            idx[n++] = i;
+        if (strcmp(t->rows[i].bench, "lbm") == 0) idx[n++] = i;
     roof_sort_rows(t, idx, n, cmp_row_key);
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[idx[k]];
         struct gate_case *g;
         struct roof_eval e;
         int fail = strcmp(r->verified, "pass") != 0;
-        if (skip_failed && fail)
-            continue;
+        if (skip_failed && fail) continue;
         if (*nout == 0 || cmp_row_key(r, &t->rows[cs[*nout - 1].first]) != 0) {
             g = &cs[(*nout)++];
             memset(g, 0, sizeof *g);
@@ -201,8 +195,7 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
-        if (len == 0)
-            continue;
+        if (len == 0) continue;
         n = csv_split_fields(line + (lineno == 1 ? csv_bom_length(line) : 0), fields, 512, &why);
         if (n < 0) {
             fprintf(stderr, "roofline: --baseline %s:%ld: %s\n", path, lineno, why);
@@ -213,8 +206,7 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
             for (int c = 0; c < B_NCOLS; c++) {
                 map[c] = -1;
                 for (int i = 0; i < n; i++)
-                    if (strcmp(fields[i], bcols[c]) == 0)
-                        map[c] = i;
+                    if (strcmp(fields[i], bcols[c]) == 0) map[c] = i;
                 if (map[c] < 0 && c != B_MIN && c != B_FLAGS && c != B_EPW && c != B_EDEV) {
                     fprintf(stderr,
                             "roofline: --baseline %s:1: a roofline.csv needs the column "
@@ -225,17 +217,15 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
             }
             continue;
         }
-        if (strcmp(fields[0], "host") == 0)
-            continue; /* the header of a concatenated report */
+        if (strcmp(fields[0], "host") == 0) continue; /* the header of a concatenated report */
         if (n != nhead) {
             fprintf(stderr, "roofline: --baseline %s:%ld: %d fields where the header has %d\n",
                     path, lineno, n, nhead);
             goto out;
         }
         if (map[B_FLAGS] >= 0 && strstr(fields[map[B_FLAGS]], "not_verified"))
-            continue; /* a failed run is no baseline */
-        if (*fields[map[B_MED]] == '\0')
-            continue; /* a row without a ceiling in that run */
+            continue;                              /* a failed run is no baseline */
+        if (*fields[map[B_MED]] == '\0') continue; /* a row without a ceiling in that run */
         {
             struct gate_case *g;
             double v[B_NCOLS];
@@ -363,8 +353,7 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
                      roof_check_numbers(&b->raw, 0, err, sizeof err)
                  ? 2
                  : 0;
-        if (rc)
-            fprintf(stderr, "roofline: --baseline: %s\n", err);
+        if (rc) fprintf(stderr, "roofline: --baseline: %s\n", err);
     }
     fclose(f);
     return rc;
@@ -513,8 +502,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
     }
     for (size_t k = 0; k < ncc; k++) {
         struct gate_case *b = bsearch(&cc[k], bc, nbc, sizeof *bc, cmp_case_v);
-        if (b && isnan(b->med))
-            b = NULL;
+        if (b && isnan(b->med)) b = NULL;
         match[k] = b;
         if (b && (!isnan(cc[k].med) || cc[k].failed)) {
             used[b - bc] = 1;
@@ -630,8 +618,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
     rc = regressed || failed || energy_regressed ? 1 : 0;
 done:
     free(cc);
-    if (!base->is_report)
-        free(bc);
+    if (!base->is_report) free(bc);
     free(match);
     free(used);
     return rc;

@@ -41,8 +41,7 @@ static void gp_str(FILE *gp, const char *s)
 {
     fputc('\'', gp);
     for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', gp);
+        if (*s == '\'') fputc('\'', gp);
         fputc(*s, gp);
     }
     fputc('\'', gp);
@@ -64,10 +63,8 @@ static FILE *open_in(const char *dir, const char *name)
 static int close_both(FILE *a, FILE *b)
 {
     int bad = 0;
-    if (a)
-        bad |= ferror(a) | (fclose(a) != 0);
-    if (b)
-        bad |= ferror(b) | (fclose(b) != 0);
+    if (a) bad |= ferror(a) | (fclose(a) != 0);
+    if (b) bad |= ferror(b) | (fclose(b) != 0);
     return bad;
 }
 
@@ -92,11 +89,9 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
     size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
     const struct csv_row *roof = NULL;
     int block = 0, elems = 0, family = -1, member = 0;
-    if (!idx)
-        return 1;
+    if (!idx) return 1;
     for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->rows[i].bench, "lbm") == 0)
-            idx[n++] = i;
+        if (strcmp(t->rows[i].bench, "lbm") == 0) idx[n++] = i;
     /* sorted by store group then kernel: the series of one roof are neighbours */
     roof_sort_rows(t, idx, n, cmp_roof_series);
     fprintf(gp, "set terminal svg size 1000,800 dynamic background rgb 'white' noenhanced\n"
@@ -167,15 +162,11 @@ static int cmp_series(const struct csv_row *a, const struct csv_row *b)
         (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->collision, b->collision)) ||
         (c = strcmp(a->geometry, b->geometry)))
         return c;
-    if (a->align != b->align)
-        return (a->align > b->align) - (a->align < b->align);
+    if (a->align != b->align) return (a->align > b->align) - (a->align < b->align);
     if (vary_pad_mode) {
-        if (a->nx != b->nx)
-            return (a->nx > b->nx) - (a->nx < b->nx);
-        if (a->ny != b->ny)
-            return (a->ny > b->ny) - (a->ny < b->ny);
-        if (a->nz != b->nz)
-            return (a->nz > b->nz) - (a->nz < b->nz);
+        if (a->nx != b->nx) return (a->nx > b->nx) - (a->nx < b->nx);
+        if (a->ny != b->ny) return (a->ny > b->ny) - (a->ny < b->ny);
+        if (a->nz != b->nz) return (a->nz > b->nz) - (a->nz < b->nz);
     } else if (a->pad != b->pad) {
         return (a->pad > b->pad) - (a->pad < b->pad);
     }
@@ -212,11 +203,9 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
     int blocks = 0, panels = 0, member = 0;
     const struct csv_row *machine = NULL;
     size_t n = 0, *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
-    if (!idx)
-        return -1;
+    if (!idx) return -1;
     for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->rows[i].bench, "lbm") == 0)
-            idx[n++] = i;
+        if (strcmp(t->rows[i].bench, "lbm") == 0) idx[n++] = i;
     vary_pad_mode = vary_pad;
     roof_sort_rows(t, idx, n, cmp_series_x);
     /* first pass: the panels (devices with a line), for the page size */
@@ -257,8 +246,7 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
             continue;
         }
         if (!machine || !same_machine(machine, r)) {
-            if (machine)
-                fprintf(gp, "\n");
+            if (machine) fprintf(gp, "\n");
             machine = r;
             member = 0;
             snprintf(title, sizeof title, "%s (%s on host %s)", r->device, r->backend, r->host);
@@ -490,15 +478,13 @@ static int have_gnuplot(void)
 {
     const char *path = getenv("PATH");
     char buf[4096];
-    if (!path)
-        return 0;
+    if (!path) return 0;
     while (*path) {
         size_t len = strcspn(path, ":");
         if (len && len + sizeof "/gnuplot" < sizeof buf) {
             memcpy(buf, path, len);
             memcpy(buf + len, "/gnuplot", sizeof "/gnuplot");
-            if (access(buf, X_OK) == 0)
-                return 1;
+            if (access(buf, X_OK) == 0) return 1;
         }
         path += len + (path[len] == ':');
     }
@@ -520,8 +506,7 @@ static int run_gnuplot(const char *dir, const char *script)
     if (pid == 0) {
         char *argv[] = {"gnuplot", (char *)script, NULL};
         /* stdout is the CSV's: gnuplot's chatter goes to stderr */
-        if (chdir(dir) != 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-            _exit(126);
+        if (chdir(dir) != 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) _exit(126);
         execvp("gnuplot", argv);
         _exit(127);
     }
@@ -595,8 +580,7 @@ int roof_plot(const char *dir, const struct csv_table *t)
         }
     }
     roof_ceilings_free(c);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     if (!have_gnuplot()) {
         fprintf(stderr,
                 "roofline: gnuplot not found: the plots are written as .gp and .dat in "
@@ -608,8 +592,7 @@ int roof_plot(const char *dir, const struct csv_table *t)
     for (int i = 0; i < 4 && rc == 0; i++) {
         char gname[32];
         snprintf(gname, sizeof gname, "%s.gp", names[i]);
-        if (run_gnuplot(dir, gname))
-            rc = 3;
+        if (run_gnuplot(dir, gname)) rc = 3;
     }
     return rc;
 }

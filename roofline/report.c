@@ -24,8 +24,7 @@ static void explain(const struct roof_ceilings *c, const struct csv_table *t,
     char msg[512];
     roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
     for (int k = 0; k < *nsaid; k++)
-        if (strcmp(said[k], msg) == 0)
-            return;
+        if (strcmp(said[k], msg) == 0) return;
     if (*nsaid == MAX_REASONS) {
         (*more)++;
         return;
@@ -48,8 +47,7 @@ int roof_report(FILE *out, const struct csv_table *t)
     /* refuse before writing anything: no partial CSV */
     for (size_t i = 0; i < t->n; i++) {
         struct roof_eval e;
-        if (strcmp(t->rows[i].bench, "lbm") != 0)
-            continue;
+        if (strcmp(t->rows[i].bench, "lbm") != 0) continue;
         lbm++;
         matched += roof_evaluate(c, &t->rows[i], &e) == 0;
     }
@@ -77,20 +75,15 @@ int roof_report(FILE *out, const struct csv_table *t)
         const struct csv_row *r = &t->rows[i];
         struct roof_eval e;
         char flags[96] = "";
-        if (strcmp(r->bench, "lbm") != 0)
-            continue;
+        if (strcmp(r->bench, "lbm") != 0) continue;
         if (roof_evaluate(c, r, &e)) {
             strcat(flags, "no_ceiling ");
             explain(c, t, r, said, &nsaid, &more);
         }
-        if (e.above_ceiling)
-            strcat(flags, "above_ceiling ");
-        if (e.cache_resident)
-            strcat(flags, "cache_resident ");
-        if (strcmp(r->verified, "pass") != 0)
-            strcat(flags, "not_verified ");
-        if (*flags)
-            flags[strlen(flags) - 1] = '\0';
+        if (e.above_ceiling) strcat(flags, "above_ceiling ");
+        if (e.cache_resident) strcat(flags, "cache_resident ");
+        if (strcmp(r->verified, "pass") != 0) strcat(flags, "not_verified ");
+        if (*flags) flags[strlen(flags) - 1] = '\0';
         roof_str(out, r->host, 0);
         roof_str(out, r->device, 0);
         roof_str(out, r->backend, 0);

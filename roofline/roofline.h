@@ -44,8 +44,7 @@ static inline void roof_str(FILE *f, const char *s, int last)
 }
 static inline void roof_num(FILE *f, double v, int last)
 {
-    if (v == v)
-        fprintf(f, "%.10g", v);
+    if (v == v) fprintf(f, "%.10g", v);
     fputc(last ? '\n' : ',', f);
 }
 

@@ -73,8 +73,7 @@ struct seen {
 static int write_failed(FILE *out, const char *path)
 {
     int bad = fflush(out) != 0 || ferror(out);
-    if (out != stdout)
-        bad |= fclose(out) != 0;
+    if (out != stdout) bad |= fclose(out) != 0;
     if (bad)
         fprintf(stderr, "roofline: cannot write %s: %s\n", path ? path : "stdout",
                 errno ? strerror(errno) : "write error");
@@ -141,10 +140,8 @@ int main(int argc, char **argv)
         default:
             rc = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &out_path, usage, err,
                                    sizeof err);
-            if (rc == -1)
-                return 0;
-            if (rc)
-                return cli_error("roofline", 2, "%s", err);
+            if (rc == -1) return 0;
+            if (rc) return cli_error("roofline", 2, "%s", err);
         }
     }
     if (optind == argc)
@@ -161,15 +158,13 @@ int main(int argc, char **argv)
                          "too");
     rc = 0;
     seen = calloc((size_t)(argc - optind), sizeof *seen);
-    if (!seen)
-        return cli_error("roofline", 2, "out of memory");
+    if (!seen) return cli_error("roofline", 2, "out of memory");
     for (int i = optind; i < argc && rc == 0; i++) {
         struct stat st;
         size_t from = cur.n, k;
         if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode)) {
             for (k = 0; k < nseen; k++)
-                if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino)
-                    break;
+                if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino) break;
             if (k < nseen) {
                 fprintf(stderr,
                         "roofline: warning: %s is %s given again: its rows are counted "
@@ -186,17 +181,13 @@ int main(int argc, char **argv)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                      *names ? ", " : "", argv[i]);
     }
-    if (rc == 0 && baseline)
-        rc = roof_baseline_read(baseline, &base);
-    if (rc == 0 && cur.n == 0)
-        rc = cli_error("roofline", 2, "the input files hold no rows");
-    if (rc)
-        goto done;
+    if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
+    if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");
+    if (rc) goto done;
     /* the plots first: a bad folder refuses before any CSV goes out */
     if (plot_dir) {
         rc = roof_plot(plot_dir, &cur);
-        if (rc)
-            goto done;
+        if (rc) goto done;
     }
     if (out_path) {
         out = fopen(out_path, "w");
@@ -215,11 +206,9 @@ int main(int argc, char **argv)
     else
         rc = roof_report(out, &cur);
     errno = 0;
-    if (write_failed(out, out_path) && rc != 2)
-        rc = 3;
+    if (write_failed(out, out_path) && rc != 2) rc = 3;
     out = stdout;
-    if (rc >= 2)
-        remove_partial(out_path);
+    if (rc >= 2) remove_partial(out_path);
 done:
     free(seen);
     csv_table_free(&cur);

@@ -15,8 +15,7 @@
 static int cmp_machine(const struct csv_row *a, const struct csv_row *b)
 {
     int c;
-    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)))
-        return c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device))) return c;
     return strcmp(a->backend, b->backend);
 }
 
@@ -47,8 +46,7 @@ static int machines_of(const struct csv_table *t, size_t **idx, struct machine *
     *idx = malloc((t->n ? t->n : 1) * sizeof **idx);
     *m = malloc((t->n ? t->n : 1) * sizeof **m);
     *nm = 0;
-    if (!*idx || !*m)
-        return 1;
+    if (!*idx || !*m) return 1;
     for (size_t i = 0; i < t->n; i++)
         (*idx)[i] = i;
     roof_sort_rows(t, *idx, t->n, cmp_machine);
@@ -80,8 +78,7 @@ static void flags_of(const struct roof_ceilings *c, const struct csv_row *r, cha
     int no = roof_evaluate(c, r, &e);
     snprintf(f, len, "%s%s%s", no ? "no_ceiling " : "", e.above_ceiling ? "above_ceiling " : "",
              e.cache_resident ? "cache_resident " : "");
-    if (*f)
-        f[strlen(f) - 1] = '\0';
+    if (*f) f[strlen(f) - 1] = '\0';
 }
 
 static int cmp_ll(const void *pa, const void *pb)
@@ -113,12 +110,9 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
         size_t nsp = 0;
         for (size_t k = 0; k < n; k++) {
             const struct csv_row *r = &t->rows[ix[k]];
-            if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r)))
-                continue;
-            if (r->fluid_cells > any)
-                any = r->fluid_cells;
-            if (strcmp(r->precision, "sp") == 0 && spc)
-                spc[nsp++] = r->fluid_cells;
+            if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r))) continue;
+            if (r->fluid_cells > any) any = r->fluid_cells;
+            if (strcmp(r->precision, "sp") == 0 && spc) spc[nsp++] = r->fluid_cells;
         }
         if (spc) {
             qsort(spc, nsp, sizeof *spc, cmp_ll);
@@ -127,8 +121,7 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
                 if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r)) ||
                     strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
                     continue;
-                if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll))
-                    both = r->fluid_cells;
+                if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll)) both = r->fluid_cells;
             }
         }
         free(spc);
@@ -142,8 +135,7 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
         slot = strcmp(r->precision, "sp") == 0   ? &h->sp
                : strcmp(r->precision, "dp") == 0 ? &h->dp
                                                  : NULL;
-        if (slot && (!*slot || r->mflups > (*slot)->mflups))
-            *slot = r;
+        if (slot && (!*slot || r->mflups > (*slot)->mflups)) *slot = r;
     }
 }
 
@@ -216,17 +208,13 @@ int roof_summary(FILE *out, const struct csv_table *t)
         dp = h.dp;
         ok_sp = sp && roof_evaluate(c, sp, &es) == 0;
         ok_dp = dp && roof_evaluate(c, dp, &ed) == 0;
-        if (sp)
-            flags_of(c, sp, fsp, sizeof fsp);
-        if (dp)
-            flags_of(c, dp, fdp, sizeof fdp);
+        if (sp) flags_of(c, sp, fsp, sizeof fsp);
+        if (dp) flags_of(c, dp, fdp, sizeof fdp);
         others_of(t, ix, n, others, sizeof others);
         peak = copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN);
         prov = copy;
-        if (sp && (!prov || strcmp(sp->timestamp, prov->timestamp) > 0))
-            prov = sp;
-        if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0))
-            prov = dp;
+        if (sp && (!prov || strcmp(sp->timestamp, prov->timestamp) > 0)) prov = sp;
+        if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0)) prov = dp;
         roof_str(out, mr->host, 0);
         roof_str(out, mr->device, 0);
         roof_str(out, mr->backend, 0);
@@ -310,8 +298,8 @@ int roof_table(FILE *out, const struct csv_table *t)
                     char w[32], peak[32];
                     known(w, sizeof w, "%.2f", best->GBs_per_W);
                     known(peak, sizeof peak, "%.4g", best->peak_bw_GBs);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s\n", r->kernel,
-                            r->precision, best->bw_dram_GBs, best->bw_prog_GBs, peak, w);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s\n", r->kernel, r->precision,
+                            best->bw_dram_GBs, best->bw_prog_GBs, peak, w);
                 } else {
                     fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
                             r->precision, "-", "-");
@@ -320,8 +308,7 @@ int roof_table(FILE *out, const struct csv_table *t)
             k = j;
         }
         others_of(t, ix, n, others, sizeof others);
-        if (*others)
-            fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
+        if (*others) fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
         fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  %s\n", "lbm", "prec", "MFLUP/s",
                 "% ceiling", "ceiling", "MFLUP/s/W", "flags");
         for (size_t k = 0; k < n;) {
@@ -329,16 +316,13 @@ int roof_table(FILE *out, const struct csv_table *t)
             size_t j = k;
             for (; j < n && cmp_kernel(&t->rows[ix[j]], r) == 0; j++) {
                 const struct csv_row *s = &t->rows[ix[j]];
-                if (!is_lbm_pass(s))
-                    continue;
-                if (!best || s->mflups > best->mflups)
-                    best = s;
+                if (!is_lbm_pass(s)) continue;
+                if (!best || s->mflups > best->mflups) best = s;
                 if (is_clean(c, s) && (!best_clean || s->mflups > best_clean->mflups))
                     best_clean = s;
             }
             if (strcmp(r->bench, "lbm") == 0) {
-                if (best_clean)
-                    best = best_clean;
+                if (best_clean) best = best_clean;
                 if (best) {
                     struct roof_eval e;
                     char f[64], w[32], pct[32];

@@ -1,8 +1,8 @@
 /* stream.h: the STREAM backend interface; cpu/stream_omp.c and gpu/stream_cuda.cu each give one
  * definition of every function. Backends never print and never exit: they return nonzero and
  * leave a message in the caller's buffer. */
-#ifndef SUITE_STREAM_H
-#define SUITE_STREAM_H
+#ifndef LBMR_STREAM_H
+#define LBMR_STREAM_H
 
 #include <stddef.h>
 
@@ -24,7 +24,7 @@ extern "C" {
 #define STREAM_KERNELS(X)                                                                          \
     X(STREAM_COPY, "copy", 1, 1, 0)             /* d0 = s0, ordinary stores */                     \
     X(STREAM_COPY_NT, "copy_nt", 1, 1, 1)       /* the same, non-temporal stores (CPU) */          \
-    X(STREAM_COPY19, "copy19", 19, 19, 0)       /* 19 sources, 19 destinations: D3Q19 traffic */ \
+    X(STREAM_COPY19, "copy19", 19, 19, 0)       /* 19 sources, 19 destinations: D3Q19 traffic */   \
     X(STREAM_COPY19_NT, "copy19_nt", 19, 19, 1) /* the same, non-temporal stores (CPU) */          \
     X(STREAM_MEMCPY, "memcpy", 1, 1, 0)         /* cudaMemcpyAsync device to device (GPU) */       \
     X(STREAM_SCALE, "scale", 1, 1, 0)           /* d0 = q s0 */                                    \
@@ -59,21 +59,21 @@ struct stream_case {
     int threads;         /* gpu: threads per block; cpu: OpenMP threads (0: backend default) */
     long blocks;         /* gpu: grid size (0: cover the array); cpu: ignored */
     int ilp;             /* gpu: independent accesses in flight per thread (0: default) */
-    int scalar;          /* gpu: 1 forces element-wide accesses, 0 takes the widest alignment allows */
+    int scalar; /* gpu: 1 forces element-wide accesses, 0 takes the widest alignment allows */
 };
 
 /* What a case actually ran with (defaults resolved), for the row. */
 struct stream_launch {
-    int threads;      /* cpu: OpenMP threads; gpu: threads per block */
-    long blocks;      /* gpu grid; -1 on the cpu */
-    double occupancy; /* gpu: resident warps / maximum warps per multiprocessor; NaN on the cpu */
-    int vector_bytes; /* bytes per access in the kernel's main loop; -1 where not ours (memcpy) */
-    int ilp;          /* gpu: accesses in flight per thread; -1 on the cpu */
+    int threads;       /* cpu: OpenMP threads; gpu: threads per block */
+    long blocks;       /* gpu grid; -1 on the cpu */
+    double occupancy;  /* gpu: resident warps / maximum warps per multiprocessor; NaN on the cpu */
+    int vector_bytes;  /* bytes per access in the kernel's main loop; -1 where not ours (memcpy) */
+    int ilp;           /* gpu: accesses in flight per thread; -1 on the cpu */
     char binding[128]; /* cpu: cpu_binding with this case's threads; "" where the device's holds */
 };
 
 struct stream_device {
-    struct suite_device dev;
+    struct device_facts dev;
     size_t default_bytes;  /* default bytes per array */
     char default_why[160]; /* how the default was chosen, for stderr */
 };

@@ -44,8 +44,7 @@ static size_t elements_for(const struct stream_device *d, const struct stream_op
     stream_kernel_arrays(k, &loads, &stores);
     /* default: copy19 spreads copy's working set over its 38 arrays; STREAM's kernels (up to 3
      * arrays) keep the default per array, as STREAM sizes each array */
-    if (!o->sizes.n && loads > 2)
-        bytes /= (size_t)loads;
+    if (!o->sizes.n && loads > 2) bytes /= (size_t)loads;
     return bytes / prec_size(p);
 }
 
@@ -132,10 +131,8 @@ static int window_reps(struct run_ctx *x, struct stream_arrays *s, char *err, si
 {
     int reps = x->o->reps;
     double rep_s = 0;
-    if (!x->energy.m)
-        return reps;
-    if (x->o->warmup == 0 && stream_run(s, 1, x->times, err, errlen))
-        return -1;
+    if (!x->energy.m) return reps;
+    if (x->o->warmup == 0 && stream_run(s, 1, x->times, err, errlen)) return -1;
     rep_s = x->times[0];
     for (int i = 1; i < x->o->warmup; i++)
         rep_s = x->times[i] < rep_s ? x->times[i] : rep_s;
@@ -155,8 +152,7 @@ static int run_reps(struct stream_arrays *s, int reps, double *times, char *err,
             snprintf(err, errlen, "interrupted");
             return 1;
         }
-        if (stream_run(s, 1, &times[r], err, errlen))
-            return 1;
+        if (stream_run(s, 1, &times[r], err, errlen)) return 1;
     }
     return 0;
 }
@@ -181,34 +177,27 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
              prec_name(c->prec), c->n);
     progress_case(&x->prog, x->icase, what);
     memset(&used, 0, sizeof used);
-    if (stream_alloc(&s, c, &used, err, sizeof err))
-        goto fail;
-    if (x->o->warmup > 0 && run_reps(s, x->o->warmup, x->times, err, sizeof err))
-        goto fail;
+    if (stream_alloc(&s, c, &used, err, sizeof err)) goto fail;
+    if (x->o->warmup > 0 && run_reps(s, x->o->warmup, x->times, err, sizeof err)) goto fail;
     reps = window_reps(x, s, err, sizeof err);
-    if (reps < 0)
-        goto fail;
+    if (reps < 0) goto fail;
     for (int tries = 1;; tries++) { /* until the window is long enough: warm-up estimates err */
         int more;
         measured = energy_session_begin(&x->energy) == 0;
         failed = run_reps(s, reps, x->times, err, sizeof err);
         if (measured) /* a window that measured nothing still has its clocks */
             energy_session_end(&x->energy, &energy);
-        if (failed)
-            goto fail;
+        if (failed) goto fail;
         more = measured ? energy_retry_reps(&energy, reps, tries, 1000000) : 0;
-        if (!more)
-            break;
+        if (!more) break;
         if (stats_reserve(&x->times, &x->ntimes, more)) {
             snprintf(err, sizeof err, "out of memory");
             goto fail;
         }
         reps = more;
     }
-    if (measured)
-        energy_session_report(&x->energy, &energy);
-    if (stream_check(s, &bad, &max_err, err, sizeof err))
-        goto fail;
+    if (measured) energy_session_report(&x->energy, &energy);
+    if (stream_check(s, &bad, &max_err, err, sizeof err)) goto fail;
     stream_free(s);
     s = NULL;
     if (stats_compute(x->times, (size_t)reps, &st)) {
@@ -217,9 +206,10 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     }
     fill_row(&row, x, c, &used, &st, reps, bad, max_err, measured ? &energy : NULL);
     if (bad) {
-        fprintf(stderr, "%s: VERIFICATION FAILED: %s %s n=%zu: %zu of %zu destination elements "
-                        "wrong\n", prog, stream_kernel_names[c->kernel], prec_name(c->prec), c->n,
-                bad, c->n);
+        fprintf(stderr,
+                "%s: VERIFICATION FAILED: %s %s n=%zu: %zu of %zu destination elements "
+                "wrong\n",
+                prog, stream_kernel_names[c->kernel], prec_name(c->prec), c->n, bad, c->n);
         x->failures++;
     }
     if (output_commit(&x->out, csv_write_row(output_stream(&x->out), &row), err, sizeof err)) {
@@ -231,15 +221,15 @@ static int run_case(struct run_ctx *x, const struct stream_case *c)
     return 0;
 fail:
     stream_free(s);
-    if (interrupt_requested())
-        return 1; /* the unfinished case is dropped; main says so */
+    if (interrupt_requested()) return 1; /* the unfinished case is dropped; main says so */
     fprintf(stderr, "%s: error: %s %s n=%zu: %s\n", prog, stream_kernel_names[c->kernel],
             prec_name(c->prec), c->n, err);
     return 1;
 }
 
 /* The launch-shape sweep of one (kernel, precision, size, offsets). */
-static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
+enum sweep_mode { SWEEP_COUNT, SWEEP_RUN }; /* count the cases, or run them */
+static int sweep_launch(struct run_ctx *x, struct stream_case c, enum sweep_mode mode)
 {
     const struct stream_opts *o = x->o;
     int uses_launch = strcmp(x->dev->dev.backend, "gpu") == 0 && c.kernel != STREAM_MEMCPY;
@@ -258,9 +248,8 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
                 c.ilp = uses_launch && o->ilp.n ? (int)o->ilp.v[i] : 0;
                 c.scalar = o->scalar;
                 n++;
-                if (!count_only && interrupt_requested())
-                    return -2;
-                if (!count_only && run_case(x, &c))
+                if (mode == SWEEP_RUN && interrupt_requested()) return -2;
+                if (mode == SWEEP_RUN && run_case(x, &c))
                     return interrupt_requested() && !x->write_failed ? -2 : -1;
             }
         }
@@ -268,7 +257,7 @@ static int sweep_launch(struct run_ctx *x, struct stream_case c, int count_only)
     return n;
 }
 
-static int sweep(struct run_ctx *x, int count_only)
+static int sweep(struct run_ctx *x, enum sweep_mode mode)
 {
     const struct stream_opts *o = x->o;
     size_t nsizes = o->sizes.n ? o->sizes.n : 1;
@@ -287,9 +276,8 @@ static int sweep(struct run_ctx *x, int count_only)
                         c.n = elements_for(x->dev, o, si, c.kernel, c.prec);
                         c.read_offset = o->read_offsets.v[ri];
                         c.write_offset = o->write_offsets.v[wi];
-                        n = sweep_launch(x, c, count_only);
-                        if (n < 0)
-                            return n;
+                        n = sweep_launch(x, c, mode);
+                        if (n < 0) return n;
                         total += n;
                     }
                 }
@@ -342,20 +330,20 @@ int main(int argc, char **argv)
     need = largest_case_bytes(&dev, o);
     avail = (double)stream_memory_available();
     if (avail > 0 && need > 0.9 * avail) {
-        rc = cli_error(prog, 2, "the largest case needs %.2f GiB but only %.2f GiB are available: "
-                           "choose a smaller --size (bytes per array)",
-                        need / 1073741824.0, avail / 1073741824.0);
+        rc = cli_error(prog, 2,
+                       "the largest case needs %.2f GiB but only %.2f GiB are available: "
+                       "choose a smaller --size (bytes per array)",
+                       need / 1073741824.0, avail / 1073741824.0);
         goto done;
     }
-    if (!o->sizes.n)
-        fprintf(stderr, "%s: %s\n", prog, dev.default_why);
+    if (!o->sizes.n) fprintf(stderr, "%s: %s\n", prog, dev.default_why);
 
     x.o = o;
     x.dev = &dev;
     x.host = &host;
     x.ntimes = o->reps > o->warmup ? o->reps : o->warmup;
     x.times = malloc((size_t)x.ntimes * sizeof *x.times);
-    x.ncases = sweep(&x, 1);
+    x.ncases = sweep(&x, SWEEP_COUNT);
     if (!x.times) {
         rc = cli_error(prog, 1, "out of memory");
         goto done;
@@ -365,27 +353,27 @@ int main(int argc, char **argv)
         rc = cli_error(prog, rc, "%s", err);
         goto done;
     }
-    energy_session_open(&x.energy, prog, 1, "");
+    energy_session_open(&x.energy, prog, true, "");
     progress_start(&x.prog, prog, x.ncases);
-    rc = sweep(&x, 0);
+    rc = sweep(&x, SWEEP_RUN);
     if (rc == -2) {
-        fprintf(stderr, "%s: interrupted: %d of %d cases measured and written, the unfinished "
-                        "one dropped; the rows written are complete\n", prog, x.rows, x.ncases);
+        fprintf(stderr,
+                "%s: interrupted: %d of %d cases measured and written, the unfinished "
+                "one dropped; the rows written are complete\n",
+                prog, x.rows, x.ncases);
         rc = 130;
     } else {
         rc = rc < 0 ? 1 : 0;
     }
     if (x.failures) {
-        fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n",
-                prog, x.failures);
+        fprintf(stderr, "%s: %d case(s) failed verification (verified=fail in their rows)\n", prog,
+                x.failures);
         rc = 1;
     }
-    if (x.write_failed)
-        rc = OUTPUT_EXIT;
+    if (x.write_failed) rc = OUTPUT_EXIT;
 done:
     energy_session_close(&x.energy);
-    if (output_close(&x.out, err, sizeof err))
-        rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
+    if (output_close(&x.out, err, sizeof err)) rc = cli_error(prog, OUTPUT_EXIT, "%s", err);
     free(x.times);
     free(o);
     return rc;

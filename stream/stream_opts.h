@@ -1,24 +1,24 @@
 /* stream_opts.h: the options of stream-cpu and stream-gpu (one set for both). */
-#ifndef SUITE_STREAM_OPTS_H
-#define SUITE_STREAM_OPTS_H
+#ifndef LBMR_STREAM_OPTS_H
+#define LBMR_STREAM_OPTS_H
 
 #include "cli.h"
 #include "output.h"
 #include "stream.h"
 
 struct stream_opts {
-    struct cli_list sizes; /* bytes per array; n == 0: backend default */
+    struct cli_list sizes;                      /* bytes per array; n == 0: backend default */
     int kernels[STREAM_KERNEL_COUNT], nkernels; /* nkernels == 0: backend default */
     int precs[PREC_COUNT], nprecs;
-    struct cli_list block;  /* gpu threads per block */
+    struct cli_list block;   /* gpu threads per block */
     struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */
-    struct cli_list blocks; /* gpu grid sizes; n == 0: cover the array */
+    struct cli_list blocks;  /* gpu grid sizes; n == 0: cover the array */
     struct cli_list ilp;
     struct cli_list read_offsets, write_offsets;
     int reps, warmup;
     int scalar;
-    double peak_bw_GBs; /* NaN: the backend's own figure */
-    const char *out;    /* NULL: stdout */
+    double peak_bw_GBs;        /* NaN: the backend's own figure */
+    const char *out;           /* NULL: stdout */
     enum output_mode out_mode; /* --overwrite, --append */
 };
 

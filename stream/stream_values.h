@@ -1,8 +1,8 @@
 /* stream_values.h: the source values and what each kernel must leave, the same bits on host and
  * device. Values are exact in single precision (1 + k/65536, k < 2^16), non-zero, and differ
  * between neighbours and between arrays, so a wrong index or a swapped array shows in the check. */
-#ifndef SUITE_STREAM_VALUES_H
-#define SUITE_STREAM_VALUES_H
+#ifndef LBMR_STREAM_VALUES_H
+#define LBMR_STREAM_VALUES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* check.h: the unit tests' one assertion; counts failures and goes on, so a run lists them all. */
-#ifndef SUITE_TEST_CHECK_H
-#define SUITE_TEST_CHECK_H
+#ifndef LBMR_TEST_CHECK_H
+#define LBMR_TEST_CHECK_H
 
 #include <stdio.h>
 

@@ -1,8 +1,9 @@
 /* csv_check.c: test helper that reads a result file with the suite's own reader and checks every
  * row for consistency: verified, timings ordered, bandwidth = bytes x cells / time per
  * iteration, MFLUP/s = cells / time (lbm), bytes from the byte table and results exact
- * (stream), mass drift small (lbm), rank grids that tile the domain (lbm). --same-state: rows of one case on different rank grids must
- * end in the same state (state_hash), and at least two grids must be present. */
+ * (stream), mass drift small (lbm), rank grids that tile the domain (lbm). --same-state: rows of
+ * one case on different rank grids must end in the same state (state_hash), and at least two grids
+ * must be present. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,8 @@ int main(int argc, char **argv)
         expect(!backend || strcmp(r->backend, backend) == 0, argv[1], ln, "wrong backend");
         expect(r->version[0] && r->host[0] && r->device[0] && r->timestamp[0], argv[1], ln,
                "version, host, device or timestamp empty");
-        expect(r->t_min_s > 0 && r->t_min_s <= r->t_med_s && r->t_med_s <= r->t_max_s, argv[1],
-               ln, "timings not 0 < min <= median <= max");
+        expect(r->t_min_s > 0 && r->t_min_s <= r->t_med_s && r->t_med_s <= r->t_max_s, argv[1], ln,
+               "timings not 0 < min <= median <= max");
         expect(r->reps >= 1 && r->steps >= 1, argv[1], ln, "reps or steps missing");
         expect(r->dram_bytes >= r->prog_bytes && r->prog_bytes > 0, argv[1], ln,
                "byte counts missing or dram < program bytes");
@@ -123,14 +124,16 @@ int main(int argc, char **argv)
                        "comm_s negative, or nonzero on one rank");
                 expect(isnan(r->efficiency) || r->efficiency > 0, argv[1], ln,
                        "efficiency not positive");
-                expect(strlen(r->state_hash) == 16 && strspn(r->state_hash, "0123456789abcdef") == 16,
+                expect(strlen(r->state_hash) == 16 &&
+                           strspn(r->state_hash, "0123456789abcdef") == 16,
                        argv[1], ln, "state_hash is not 16 hex digits");
-                expect(r->ranks > 1 ? (!strcmp(r->overlap, "on") || !strcmp(r->overlap, "off")) &&
-                                          r->halo[0] && strspn(r->halo, "devicnohst+") ==
-                                                            strlen(r->halo)
-                                    : !r->overlap[0] && !r->halo[0],
-                       argv[1], ln, "overlap (on/off) and halo (device/node/host) not set on "
-                                    "several ranks, or set on one");
+                expect(r->ranks > 1
+                           ? (!strcmp(r->overlap, "on") || !strcmp(r->overlap, "off")) &&
+                                 r->halo[0] && strspn(r->halo, "devicnohst+") == strlen(r->halo)
+                           : !r->overlap[0] && !r->halo[0],
+                       argv[1], ln,
+                       "overlap (on/off) and halo (device/node/host) not set on "
+                       "several ranks, or set on one");
             }
         } else {
             expect(r->max_rel_err == 0, argv[1], ln, "a stream result must be exact");
@@ -148,10 +151,11 @@ int main(int argc, char **argv)
                     a->nz != b->nz || a->steps != b->steps || a->reps != b->reps)
                     continue;
                 if (strcmp(a->state_hash, b->state_hash) != 0) {
-                    fprintf(stderr, "%s:%ld and line %ld: %s %s %s on %s and %s end in different "
-                                    "states (%s, %s)\n", argv[1], t.lines[i], t.lines[j],
-                            a->precision, a->collision, a->geometry, a->procs, b->procs,
-                            a->state_hash, b->state_hash);
+                    fprintf(stderr,
+                            "%s:%ld and line %ld: %s %s %s on %s and %s end in different "
+                            "states (%s, %s)\n",
+                            argv[1], t.lines[i], t.lines[j], a->precision, a->collision,
+                            a->geometry, a->procs, b->procs, a->state_hash, b->state_hash);
                     bad++;
                 }
                 grids += strcmp(a->procs, b->procs) != 0;

@@ -1,8 +1,9 @@
 /* lbm_backend_check.c: linked with one LBM backend (test_lbm_cpu, test_lbm_gpu). (1) Against the
  * reference: every geometry x collision x precision x kernel on small padded and aligned domains,
  * an odd number of steps from init.h's state (aa: one more, it reads back after even counts;
- * second lattice and padding poisoned), max relative error <= 1e-12 dp, 1e-5 sp. (2) Physics, dp: plane Poiseuille with TRT against the analytic
- * parabola (relative L2 <= 1e-5), Taylor-Green decay rate within 1% of nu k^2. */
+ * second lattice and padding poisoned), max relative error <= 1e-12 dp, 1e-5 sp. (2) Physics, dp:
+ * plane Poiseuille with TRT against the analytic parabola (relative L2 <= 1e-5), Taylor-Green decay
+ * rate within 1% of nu k^2. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,14 +155,12 @@ static double taylor_green_ratio(enum lbm_collision coll)
 
 int main(void)
 {
-    struct suite_device dev;
+    struct device_facts dev;
     static const size_t dims[][6] = {
         /* nx, ny, nz, pad, align(bytes), steps */
-        {13, 7, 5, 3, 0, 5},
-        {16, 6, 4, 0, 128, 3},
-        {1, 4, 3, 0, 0, 3},
-        {2, 3, 5, 1, 64, 3},
-        {80, 5, 4, 0, 64, 3}, /* cpu pull_nt: 4-line steps (64 sp, 32 dp cells), then lines */
+        {13, 7, 5, 3, 0, 5}, {16, 6, 4, 0, 128, 3}, {1, 4, 3, 0, 0, 3},
+        {2, 3, 5, 1, 64, 3}, {80, 5, 4, 0, 64, 3}, /* cpu pull_nt: 4-line steps (64 sp, 32 dp
+                                                      cells), then lines */
     };
     if (lbm_backend_open(&dev, err, sizeof err)) {
         fprintf(stderr, "lbm_backend_check: %s\n", err);
@@ -175,20 +174,19 @@ int main(void)
                         char why[256];
                         struct lbm_case c = base(dims[di][0], dims[di][1], dims[di][2]);
                         double e, tol = p == PREC_DP ? 1e-12 : 1e-5;
-                        if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why))
-                            continue;
+                        if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why)) continue;
                         c.pad = dims[di][3];
                         c.align = dims[di][4];
                         c.geometry = (enum lbm_geometry)g;
                         c.collision = (enum lbm_collision)coll;
                         c.prec = (enum prec)p;
                         c.kernel = (enum lbm_kernel)k;
-                        if (g == LBM_CHANNEL)
-                            c.force[0] = 1e-4;
+                        if (g == LBM_CHANNEL) c.force[0] = 1e-4;
                         /* aa's lattice reads back after an even number of updates */
                         e = compare_with_reference(&c, (int)dims[di][5] + (k == LBM_AA));
                         if (!(e <= tol))
-                            fprintf(stderr, "  %zux%zux%zu pad %zu align %zu %s %s %s %s: max rel err %g\n",
+                            fprintf(stderr,
+                                    "  %zux%zux%zu pad %zu align %zu %s %s %s %s: max rel err %g\n",
                                     c.nx, c.ny, c.nz, c.pad, c.align, lbm_geometry_names[g],
                                     lbm_collision_names[coll], prec_name(c.prec),
                                     lbm_kernel_names[k], e);

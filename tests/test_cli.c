@@ -13,11 +13,9 @@ static int list_is(const char *text, int suffix, const size_t *want, size_t n)
         fprintf(stderr, "  '%s' refused: %s\n", text, err);
         return 0;
     }
-    if (l.n != n)
-        return 0;
+    if (l.n != n) return 0;
     for (size_t i = 0; i < n; i++) {
-        if (l.v[i] != want[i])
-            return 0;
+        if (l.v[i] != want[i]) return 0;
     }
     return 1;
 }

@@ -49,7 +49,7 @@ int main(void)
     r.blocks = -1; /* empty */
     r.t_min_s = 0.000712345678;
     r.bw_prog_GBs = 3012.5;
-    r.occupancy = NAN; /* empty */
+    r.occupancy = NAN;   /* empty */
     r.max_rel_err = NAN; /* a result that is not a number: written "nan" */
     r.omega = 1.25;
     csv_set(r.verified, "pass");
@@ -89,7 +89,8 @@ int main(void)
     csv_table_free(&t);
 
     /* concatenated files: the second header is skipped; unknown columns are ignored */
-    f = from_text("schema,kernel,future_column\n1,copy,x\nschema,kernel,future_column\n1,copy19,y\n");
+    f = from_text(
+        "schema,kernel,future_column\n1,copy,x\nschema,kernel,future_column\n1,copy19,y\n");
     CHECK(csv_read(f, "cat.csv", &t, err, sizeof err) == 0);
     fclose(f);
     CHECK(t.n == 2 && strcmp(t.rows[1].kernel, "copy19") == 0);

@@ -29,7 +29,7 @@ int main(void)
     fflush(stderr);
     int saved = dup(fileno(stderr));
     dup2(fileno(log), fileno(stderr));
-    energy_session_open(&s, "lbm-gpu", 1, "");
+    energy_session_open(&s, "lbm-gpu", true, "");
     CHECK(energy_session_begin(&s) != 0); /* no window: no second line either */
     CHECK(energy_session_begin(&s) != 0);
     energy_session_close(&s);

@@ -98,7 +98,8 @@ int main(void)
             for (int d = 0; d < 19; d++) {
                 double cu = lbm_cx[d] * u[0] + lbm_cy[d] * u[1] + lbm_cz[d] * u[2];
                 f[d] = lbm_w[d] * rho *
-                           (1 + 3 * cu + 4.5 * cu * cu - 1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2])) -
+                           (1 + 3 * cu + 4.5 * cu * cu -
+                            1.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2])) -
                        lbm_w[d]; /* shifted */
             }
             memcpy(g, f, sizeof f);
@@ -125,7 +126,8 @@ int main(void)
     {
         /* MRT rows orthogonal with d'Humieres' norms */
         const double norms[19] = LBM_MRT_NORMS;
-        const double want[19] = {19, 2394, 252, 10, 40, 10, 40, 10, 40, 36, 72, 12, 24, 4, 4, 4, 8, 8, 8};
+        const double want[19] = {19, 2394, 252, 10, 40, 10, 40, 10, 40, 36,
+                                 72, 12,   24,  4,  4,  4,  8,  8,  8};
         double e[19], m[19];
         for (int i = 0; i < 19; i++) {
             for (int k = 0; k < 19; k++)

@@ -15,15 +15,13 @@ static int field(const char *path, const char *key, int col, char *out, size_t l
 {
     char line[512];
     FILE *f = fopen(path, "r");
-    if (!f)
-        return 1;
+    if (!f) return 1;
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, key, strlen(key)) == 0) {
             char *p = line;
             for (int c = 0; c < col && p; c++) {
                 p = strchr(p, ',');
-                if (p)
-                    p++;
+                if (p) p++;
             }
             if (p) {
                 snprintf(out, len, "%.*s", (int)strcspn(p, ",\n"), p);

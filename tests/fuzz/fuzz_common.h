@@ -1,8 +1,8 @@
 /* fuzz_common.h: what every fuzz harness checks besides "no crash, no hang": a refused input gets
  * exactly one line of error (non-empty, no newline). Used by libFuzzer builds and by the replay
  * test that runs the stored corpus in every build. */
-#ifndef SUITE_FUZZ_COMMON_H
-#define SUITE_FUZZ_COMMON_H
+#ifndef LBMR_FUZZ_COMMON_H
+#define LBMR_FUZZ_COMMON_H
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,7 @@ static inline char *fuzz_string(const unsigned char *data, size_t size, size_t c
 {
     size_t n = size < cap ? size : cap;
     char *s = malloc(n + 1);
-    if (!s)
-        abort();
+    if (!s) abort();
     memcpy(s, data, n);
     s[n] = '\0';
     return s;

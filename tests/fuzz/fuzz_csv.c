@@ -15,8 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0)
         return 0; /* fmemopen refuses empty buffers; the empty file has its own unit test */
     f = fmemopen((void *)data, size, "r");
-    if (!f)
-        return 0;
+    if (!f) return 0;
     rc = csv_read(f, "fuzz.csv", &t, err, sizeof err);
     fuzz_check_message(rc != 0, err);
     fclose(f);

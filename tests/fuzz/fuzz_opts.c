@@ -20,8 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (char *p = s; argc <= MAX_ARGS && *p;) {
         char *nl = strchr(p, '\n');
         argv[argc++] = p;
-        if (!nl)
-            break;
+        if (!nl) break;
         *nl = '\0';
         p = nl + 1;
     }

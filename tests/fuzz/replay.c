@@ -23,12 +23,10 @@ int main(int argc, char **argv)
             FILE *f;
             unsigned char *buf;
             long n;
-            if (e->d_name[0] == '.')
-                continue;
+            if (e->d_name[0] == '.') continue;
             snprintf(path, sizeof path, "%s/%s", argv[a], e->d_name);
             f = fopen(path, "rb");
-            if (!f)
-                continue;
+            if (!f) continue;
             fseek(f, 0, SEEK_END);
             n = ftell(f);
             rewind(f);
