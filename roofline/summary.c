@@ -59,6 +59,20 @@ static int machines_of(const struct csv_table *t, size_t **idx, struct machine *
     return 0;
 }
 
+/* The rows grouped by machine and the ceilings indexed, for --summary and --table; on failure
+ * says so on stderr and frees what it took. */
+static int machines_and_ceilings(const struct csv_table *t, size_t **idx, struct machine **m,
+                                 size_t *nm, struct roof_ceilings **c)
+{
+    if (machines_of(t, idx, m, nm) || roof_ceilings_build(t, c)) {
+        free(*idx);
+        free(*m);
+        fprintf(stderr, "roofline: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
 static int is_lbm_pass(const struct csv_row *r)
 {
     return strcmp(r->bench, "lbm") == 0 && strcmp(r->verified, "pass") == 0;
@@ -181,12 +195,7 @@ int roof_summary(FILE *out, const struct csv_table *t)
     size_t *idx, nm;
     struct machine *m;
     struct roof_ceilings *c = NULL;
-    if (machines_of(t, &idx, &m, &nm) || roof_ceilings_build(t, &c)) {
-        free(idx);
-        free(m);
-        fprintf(stderr, "roofline: out of memory\n");
-        return 2;
-    }
+    if (machines_and_ceilings(t, &idx, &m, &nm, &c)) return 2;
     fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
           "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
           "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
@@ -270,12 +279,7 @@ int roof_table(FILE *out, const struct csv_table *t)
     size_t *idx, nm;
     struct machine *m;
     struct roof_ceilings *c = NULL;
-    if (machines_of(t, &idx, &m, &nm) || roof_ceilings_build(t, &c)) {
-        free(idx);
-        free(m);
-        fprintf(stderr, "roofline: out of memory\n");
-        return 2;
-    }
+    if (machines_and_ceilings(t, &idx, &m, &nm, &c)) return 2;
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
         const struct csv_row *mr = &t->rows[m[g].first];
