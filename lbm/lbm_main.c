@@ -187,6 +187,16 @@ static int time_reps(struct run_ctx *x, struct dist_run *run, struct lbm_state *
     return 0;
 }
 
+/* The lattice back to its initial state and through the same warm-up: updates run after this
+ * start from where the timed ones of a row start. */
+static int restart(struct dist_run *run, struct lbm_state *s, int warmup, int overlap, char *err,
+                   size_t errlen)
+{
+    double secs;
+    return lbm_init(s, err, errlen) || dist_prime(run, s, err, errlen) ||
+           (warmup > 0 && dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, errlen));
+}
+
 static double median_of(double *t, int n)
 {
     struct stats st;
@@ -259,10 +269,7 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         if (time_reps(x, run, s, steps, reps, DIST_NO_EXCHANGE, overlap, err, sizeof err))
             goto fail;
         t_compute = median_of(x->times, reps);
-        if (lbm_init(s, err, sizeof err) || dist_prime(run, s, err, sizeof err) ||
-            (warmup > 0 &&
-             dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, sizeof err)))
-            goto fail;
+        if (restart(run, s, warmup, overlap, err, sizeof err)) goto fail;
     }
     if (lbm_check(s, &m0, &bad0, &h0, err, sizeof err)) goto fail;
     dist_sum(run, &m0, &bad0, &h0);
@@ -277,7 +284,9 @@ static int run_case(struct run_ctx *x, const struct lbm_case *whole, const int p
         more = dist_run_max(run, more); /* every rank runs the same sets */
         if (!more) break;
         reps = window_reps(x, run, 0, more, err, sizeof err);
-        if (reps < 0) goto fail;
+        /* the row's state is that of warmup + reps x steps updates from the start, whatever
+         * the meter needed: the lattice starts again */
+        if (reps < 0 || restart(run, s, warmup, overlap, err, sizeof err)) goto fail;
     }
     if (measured) energy_session_report(&x->energy, &energy);
     energy_over_ranks(run, ranks, &energy, measured, &idle_W);
