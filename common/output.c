@@ -180,6 +180,9 @@ int output_open(struct output *o, const char *path, enum output_mode mode,
         free(header);
         return OUTPUT_EXIT;
     }
+    /* a reader that goes away (`| head`) then fails the write with EPIPE, which is reported and
+     * exits OUTPUT_EXIT like any write error, instead of killing the program unannounced */
+    signal(SIGPIPE, SIG_IGN);
     if (!path || strcmp(path, "-") == 0) {
         o->name = "stdout";
         o->fd = STDOUT_FILENO;

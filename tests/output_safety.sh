@@ -128,6 +128,17 @@ wait "$pid"
     [ "$(tail -c 1 "$h" | od -An -c | tr -d ' ')" = '\n' ] &&
     ok "the first run's file is intact" || fail "the first run's file was changed by the second"
 
+# 5b. a reader that goes away (`| head -c 10`): exit 3 and one line, not a silent SIGPIPE
+"$bin" "${args[@]}" 2>"$tmp/err" | head -c 10 >/dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" -ne 3 ]; then
+    fail "a closed pipe: exit status $rc, expected 3"
+elif [ "$(errlines)" -ne 1 ] || ! grep -q 'Broken pipe' "$tmp/err"; then
+    fail "a closed pipe: not one line naming it"
+else
+    ok "a closed pipe: exit 3: $(grep -v ': energy not measured: ' "$tmp/err")"
+fi
+
 # 6. a path with spaces, quotes and a dollar sign
 p="$tmp/dir with space/\"quoted\" 'single' \$HOME;*.csv"
 mkdir -p "$tmp/dir with space"
