@@ -222,11 +222,15 @@ int energy_meter_end(struct energy_meter *m, struct energy_reading *e, char *why
 {
     unsigned long long mj1 = 0;
     struct timespec t1;
-    nvmlReturn_t r = nvmlDeviceGetTotalEnergyConsumption(m->dev, &mj1);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    nvmlReturn_t r;
+    /* the sampler stopped first, then the last sample and the counter read back to back: the
+     * integrated samples and the counter cover the same interval (the sampler's sleep, at most
+     * one poll period, lies inside both) */
     atomic_store(&m->stop, 1);
     pthread_join(m->thread, NULL);
     sample(m);
+    r = nvmlDeviceGetTotalEnergyConsumption(m->dev, &mj1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     energy_reading_clear(e);
     snprintf(e->source, sizeof e->source, "nvml");
     e->seconds = (double)(t1.tv_sec - m->t0.tv_sec) + (double)(t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
