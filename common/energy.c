@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "csv.h"
+#include "progress.h"
 
 #define ENERGY_EVENT_NAME(id, name) name,
 const char *const energy_event_names[ENERGY_EVENT_COUNT] = {ENERGY_EVENTS(ENERGY_EVENT_NAME)};
@@ -27,9 +28,14 @@ double energy_idle_power(struct energy_meter *m, char *why, size_t whylen)
     struct timespec ts = {(time_t)ENERGY_IDLE_WINDOW_S,
                           (long)((ENERGY_IDLE_WINDOW_S - (time_t)ENERGY_IDLE_WINDOW_S) * 1e9)};
     if (energy_meter_begin(m, why, whylen)) return NAN;
-    while (nanosleep(&ts, &ts) != 0) /* the rest of the window after a signal */
+    /* the rest of the window after a signal, unless it asked the program to stop */
+    while (nanosleep(&ts, &ts) != 0 && !interrupt_requested())
         ;
     if (energy_meter_end(m, &r, why, whylen)) return NAN;
+    if (interrupt_requested()) {
+        snprintf(why, whylen, "interrupted");
+        return NAN;
+    }
     return r.energy_J / r.seconds;
 }
 
