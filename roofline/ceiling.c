@@ -297,6 +297,10 @@ double roof_polled_dev_pct(const struct csv_row *r)
     return 100.0 * (r->energy_polled_J - r->energy_J) / r->energy_J;
 }
 
+/* No bandwidth (GB/s), rate (MFLUP/s), byte count, time (s) or power the suite writes comes near
+ * this; a finite value above it is a corrupt field, and would overflow the ceilings to inf. */
+#define ROOF_NUMBER_MAX 1e12
+
 int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len)
 {
     for (size_t i = from; i < t->n; i++) {
@@ -307,11 +311,11 @@ int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t
             if (strcmp(r->bench, c->bench) != 0) continue;
             if (isnan(v) && c->need == NEED_POSITIVE_OR_EMPTY)
                 continue; /* an empty optional field (the reader stores NaN for it) */
-            if (isfinite(v) && v > 0) continue;
+            if (isfinite(v) && v > 0 && v < ROOF_NUMBER_MAX) continue;
             snprintf(err, len,
-                     "%s:%ld: column %s: value %g is not a positive finite number (a %s row "
+                     "%s:%ld: column %s: value %g is not a positive number below %g (a %s row "
                      "needs one there%s)",
-                     t->files[i], t->lines[i], c->column, v, c->bench,
+                     t->files[i], t->lines[i], c->column, v, ROOF_NUMBER_MAX, c->bench,
                      c->need == NEED_POSITIVE_OR_EMPTY ? ", or the field empty" : "");
             return 1;
         }

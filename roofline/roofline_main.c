@@ -26,7 +26,7 @@
 static void usage(const char *prog)
 {
     fprintf(
-        stderr,
+        stdout,
         "usage: %s [options] FILE...\n"
         "Reads stream and lbm CSV files (schema 1) and writes CSV to stdout or -o FILE.\n"
         "  (default)            each lbm row: ceiling, percent of ceiling and of peak, flags\n"
