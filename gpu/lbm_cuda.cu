@@ -159,21 +159,11 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 
 /* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
  * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
-#define AA_CX_(i, cx, cy, cz, o) cx,
-#define AA_CY_(i, cx, cy, cz, o) cy,
-#define AA_CZ_(i, cx, cy, cz, o) cz,
-#define AA_OPP_(i, cx, cy, cz, o) o,
-#define AA_W_(i, cx, cy, cz, o) LBM_WEIGHT(cx, cy, cz),
-__constant__ signed char aa_cx[19] = {LBM_D3Q19(AA_CX_)};
-__constant__ signed char aa_cy[19] = {LBM_D3Q19(AA_CY_)};
-__constant__ signed char aa_cz[19] = {LBM_D3Q19(AA_CZ_)};
-__constant__ signed char aa_opp[19] = {LBM_D3Q19(AA_OPP_)};
-__constant__ double aa_w[19] = {LBM_D3Q19(AA_W_)};
-#undef AA_CX_
-#undef AA_CY_
-#undef AA_CZ_
-#undef AA_OPP_
-#undef AA_W_
+__constant__ signed char aa_cx[19] = {LBM_D3Q19(LBM_CX_)};
+__constant__ signed char aa_cy[19] = {LBM_D3Q19(LBM_CY_)};
+__constant__ signed char aa_cz[19] = {LBM_D3Q19(LBM_CZ_)};
+__constant__ signed char aa_opp[19] = {LBM_D3Q19(LBM_OPP_)};
+__constant__ double aa_w[19] = {LBM_D3Q19(LBM_W_)};
 
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. EVEN = 0 (the first of a
