@@ -9,6 +9,7 @@
 #include "cpu_copy.h"
 #include "cpu_marker.h"
 #include "cpu_util.h"
+#include "image.h"
 #include "init.h"
 #include "layout.h"
 #include "lbm.h"
@@ -314,15 +315,10 @@ static double get(const struct lbm_state *s, const char *lat, size_t i)
     return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
 }
 
-/* the slot direction d occupies between updates (lbm_slot) */
-static int slot(const struct lbm_state *s, int d)
-{
-    return lbm_slot(s->u.c.kernel, d);
-}
-
-/* Writes both lattices row by row with the kernel's schedule; padding, ghost layers and the
- * second lattice are poisoned so a kernel that reads or leaves them shows up in the check. */
-static void fill(struct lbm_state *s, const double *pdf)
+/* Writes both lattices row by row with the kernel's schedule (first touch): the initial state;
+ * padding, ghost layers and the second lattice are poisoned so a kernel that reads or leaves
+ * them shows up in the check. */
+static void fill(struct lbm_state *s)
 {
     const struct lbm_layout *l = &s->u.l;
     const struct lbm_place *pl = &s->u.c.place;
@@ -334,20 +330,15 @@ static void fill(struct lbm_state *s, const double *pdf)
             const long z = (long)zs - gz, y = (long)ys - gy;
             const int row_fluid = y >= 0 && y < (long)l->ny && z >= 0 && z < (long)l->nz;
             for (int k = 0; k < 19; k++) {
-                const int d = slot(s, k); /* slot k holds direction d */
+                const int d = lbm_slot(s->u.c.kernel, k); /* slot k holds direction d */
                 for (size_t xs = 0; xs < l->pitch; xs++) {
                     const long x = (long)xs - ox;
                     size_t i =
                         (size_t)k * l->dir_stride + ((zs * l->sy + ys) * l->pitch + xs) * l->cs;
                     double v = NAN;
                     if (row_fluid && x >= 0 && x < (long)l->nx) /* stored shifted: g = f - w */
-                        v = pdf ? pdf[(((size_t)d * l->nz + (size_t)z) * l->ny + (size_t)y) *
-                                          l->nx +
-                                      (size_t)x] -
-                                      lbm_w[d]
-                                : lbm_init_shifted(d, (size_t)x + pl->offset[0],
-                                                   (size_t)y + pl->offset[1],
-                                                   (size_t)z + pl->offset[2]);
+                        v = lbm_init_shifted(d, (size_t)x + pl->offset[0],
+                                             (size_t)y + pl->offset[1], (size_t)z + pl->offset[2]);
                     put(s, s->lat[0], i, v);
                     if (s->lat[1]) put(s, s->lat[1], i, NAN);
                 }
@@ -361,7 +352,7 @@ int lbm_init(struct lbm_state *s, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
-    fill(s, NULL);
+    fill(s);
     return 0;
 }
 
@@ -369,7 +360,8 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
-    fill(s, pdf);
+    fill(s); /* first touch and poison; then the fluid values from pdf */
+    lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.es, s->lat[0], pdf);
     return 0;
 }
 
@@ -413,22 +405,10 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     return interrupted(err, errlen);
 }
 
-/* aa's lattice is readable as populations only between pairs of updates */
-static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
-{
-    return lbm_readable(s->u.c.kernel, s->aa_even, err, errlen);
-}
-
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
-    const struct lbm_layout *l = &s->u.l;
-    if (!between_pairs(s, err, errlen)) return 1;
-    for (int d = 0; d < 19; d++)
-        for (size_t z = 0; z < l->nz; z++)
-            for (size_t y = 0; y < l->ny; y++)
-                for (size_t x = 0; x < l->nx; x++)
-                    pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        get(s, s->lat[s->cur], LBM_IDX(l, slot(s, d), x, y, z)) + lbm_w[d];
+    if (!lbm_readable(s->u.c.kernel, s->aa_even, err, errlen)) return 1;
+    lbm_image_to_pdf(&s->u.l, s->u.c.kernel, s->u.es, s->lat[s->cur], pdf);
     return 0;
 }
 
@@ -441,14 +421,14 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     double m = 0;
     size_t bad = 0;
     uint64_t h = 0;
-    if (!between_pairs(s, err, errlen)) return 1;
+    if (!lbm_readable(s->u.c.kernel, s->aa_even, err, errlen)) return 1;
     lbm_global_dims(&s->u.c, g);
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad, h)
     for (size_t z = 0; z < l->nz; z++) {
         for (size_t y = 0; y < l->ny; y++) {
             for (int d = 0; d < 19; d++) {
                 for (size_t x = 0; x < l->nx; x++) {
-                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
+                    size_t i = LBM_IDX(l, lbm_slot(s->u.c.kernel, d), x, y, z);
                     double v = get(s, s->lat[s->cur], i);
                     uint64_t bits;
                     if (s->u.es == 4) {

@@ -8,6 +8,7 @@
 
 #include "gpu_check.h"
 #include "gpu_facts.h"
+#include "image.h"
 #include "init.h"
 #include "layout.h"
 #include "lbm.h"
@@ -46,17 +47,6 @@ struct lbm_state {
 static int is_aa(const struct lbm_state *s)
 {
     return s->u.c.kernel == LBM_AA;
-}
-
-/* the slot direction d occupies between updates (lbm_slot) */
-static int slot(const struct lbm_state *s, int d)
-{
-    return lbm_slot(s->u.c.kernel, d);
-}
-
-static int between_pairs(const struct lbm_state *s, char *err, size_t errlen)
-{
-    return lbm_readable(s->u.c.kernel, s->aa_even, err, errlen);
 }
 
 template <typename T> struct coll_of;
@@ -159,21 +149,11 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 
 /* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
  * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
-#define AA_CX_(i, cx, cy, cz, o) cx,
-#define AA_CY_(i, cx, cy, cz, o) cy,
-#define AA_CZ_(i, cx, cy, cz, o) cz,
-#define AA_OPP_(i, cx, cy, cz, o) o,
-#define AA_W_(i, cx, cy, cz, o) LBM_WEIGHT(cx, cy, cz),
-__constant__ signed char aa_cx[19] = {LBM_D3Q19(AA_CX_)};
-__constant__ signed char aa_cy[19] = {LBM_D3Q19(AA_CY_)};
-__constant__ signed char aa_cz[19] = {LBM_D3Q19(AA_CZ_)};
-__constant__ signed char aa_opp[19] = {LBM_D3Q19(AA_OPP_)};
-__constant__ double aa_w[19] = {LBM_D3Q19(AA_W_)};
-#undef AA_CX_
-#undef AA_CY_
-#undef AA_CZ_
-#undef AA_OPP_
-#undef AA_W_
+__constant__ signed char aa_cx[19] = {LBM_D3Q19(LBM_CX_)};
+__constant__ signed char aa_cy[19] = {LBM_D3Q19(LBM_CY_)};
+__constant__ signed char aa_cz[19] = {LBM_D3Q19(LBM_CZ_)};
+__constant__ signed char aa_opp[19] = {LBM_D3Q19(LBM_OPP_)};
+__constant__ double aa_w[19] = {LBM_D3Q19(LBM_W_)};
 
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. EVEN = 0 (the first of a
@@ -641,18 +621,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
     }
     rc = gpu_check(cudaMemcpy(h, s->lat[0], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
-    for (int d = 0; d < 19 && !rc; d++)
-        for (size_t z = 0; z < l->nz; z++)
-            for (size_t y = 0; y < l->ny; y++)
-                for (size_t x = 0; x < l->nx; x++) {
-                    double v =
-                        pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] - lbm_rest_weight(d);
-                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
-                    if (s->u.es == 4)
-                        ((float *)h)[i] = (float)v;
-                    else
-                        ((double *)h)[i] = v;
-                }
+    if (!rc) lbm_image_from_pdf(l, s->u.c.kernel, s->u.es, h, pdf);
     if (!rc)
         rc = gpu_check(cudaMemcpy(s->lat[0], h, l->elems * s->u.es, cudaMemcpyHostToDevice),
                        "cudaMemcpy", err, errlen);
@@ -700,7 +669,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
     const struct lbm_layout *l = &s->u.l;
     char *h;
     int rc;
-    if (!between_pairs(s, err, errlen)) return 1;
+    if (!lbm_readable(s->u.c.kernel, s->aa_even, err, errlen)) return 1;
     h = (char *)host_lattice(s);
     if (!h) {
         snprintf(err, errlen, "out of host memory");
@@ -708,15 +677,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
     }
     rc = gpu_check(cudaMemcpy(h, s->lat[s->cur], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
-    for (int d = 0; d < 19 && !rc; d++)
-        for (size_t z = 0; z < l->nz; z++)
-            for (size_t y = 0; y < l->ny; y++)
-                for (size_t x = 0; x < l->nx; x++) {
-                    size_t i = LBM_IDX(l, slot(s, d), x, y, z);
-                    pdf[(((size_t)d * l->nz + z) * l->ny + y) * l->nx + x] =
-                        (s->u.es == 4 ? (double)((float *)h)[i] : ((double *)h)[i]) +
-                        lbm_rest_weight(d);
-                }
+    if (!rc) lbm_image_to_pdf(l, s->u.c.kernel, s->u.es, h, pdf);
     free(h);
     return rc;
 }
@@ -727,7 +688,7 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, u
     double h[2 * CHECK_BLOCKS], m = 0, bad = 0;
     unsigned long long hs[CHECK_BLOCKS], hsum = 0;
     size_t g[3];
-    if (!between_pairs(s, err, errlen)) return 1;
+    if (!lbm_readable(s->u.c.kernel, s->aa_even, err, errlen)) return 1;
     lbm_global_dims(&s->u.c, g);
     if (s->u.es == 4)
         check_kernel<float><<<CHECK_BLOCKS, 256>>>((const float *)s->lat[s->cur], s->u.l,

@@ -68,12 +68,12 @@ static inline LBM_HD struct LBM_SFX(lbm_eq)
 {
     struct LBM_SFX(lbm_eq) e;
     const LBM_REAL b = LBM_FMA(-rho, uu, drho) * scale, r = rho * scale;
-    e.base[0] = b * (LBM_REAL)(1.0 / 18.0);
-    e.base[1] = b * (LBM_REAL)(1.0 / 36.0);
-    e.quad[0] = r * (LBM_REAL)(4.5 / 18.0);
-    e.quad[1] = r * (LBM_REAL)(4.5 / 36.0);
-    e.lin[0] = r * (LBM_REAL)(3.0 / 18.0);
-    e.lin[1] = r * (LBM_REAL)(3.0 / 36.0);
+    e.base[0] = b * (LBM_REAL)LBM_W_FACE;
+    e.base[1] = b * (LBM_REAL)LBM_W_EDGE;
+    e.quad[0] = r * (LBM_REAL)(4.5 * LBM_W_FACE);
+    e.quad[1] = r * (LBM_REAL)(4.5 * LBM_W_EDGE);
+    e.lin[0] = r * (LBM_REAL)(3.0 * LBM_W_FACE);
+    e.lin[1] = r * (LBM_REAL)(3.0 * LBM_W_EDGE);
     return e;
 }
 
@@ -86,9 +86,9 @@ static inline LBM_HD void LBM_SFX(lbm_bgk)(LBM_REAL f[19], const LBM_COLL *p, in
     const LBM_REAL ug = forced ? u[0] * p->g[0] + u[1] * p->g[1] + u[2] * p->g[2] : (LBM_REAL)0;
     const struct LBM_SFX(lbm_eq) e = LBM_SFX(lbm_eq_factors)(drho, rho, uu, (LBM_REAL)1);
     {
-        const LBM_REAL eq0 = (LBM_REAL)(1.0 / 3.0) * LBM_FMA(-rho, uu, drho);
+        const LBM_REAL eq0 = (LBM_REAL)LBM_W_REST * LBM_FMA(-rho, uu, drho);
         f[0] = LBM_FMA(w, eq0 - f[0], f[0]);
-        if (forced) f[0] += fw * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
+        if (forced) f[0] += fw * (LBM_REAL)LBM_W_REST * (LBM_REAL)(-3) * ug;
     }
 #define LBM_BGK_(i, o, cx, cy, cz)                                                                 \
     {                                                                                              \
@@ -124,9 +124,9 @@ static inline LBM_HD void LBM_SFX(lbm_trt)(LBM_REAL f[19], const LBM_COLL *p, in
     const struct LBM_SFX(lbm_eq) ep = LBM_SFX(lbm_eq_factors)(drho, rho, uu, wp);
     const struct LBM_SFX(lbm_eq) em = LBM_SFX(lbm_eq_factors)(drho, rho, uu, wm);
     {
-        const LBM_REAL eq0 = (LBM_REAL)(1.0 / 3.0) * LBM_FMA(-rho, uu, drho);
+        const LBM_REAL eq0 = (LBM_REAL)LBM_W_REST * LBM_FMA(-rho, uu, drho);
         f[0] = LBM_FMA(wp, eq0 - f[0], f[0]);
-        if (forced) f[0] += fp * (LBM_REAL)(1.0 / 3.0) * (LBM_REAL)(-3) * ug;
+        if (forced) f[0] += fp * (LBM_REAL)LBM_W_REST * (LBM_REAL)(-3) * ug;
     }
 #define LBM_TRT_(i, o, cx, cy, cz)                                                                 \
     {                                                                                              \

@@ -40,19 +40,27 @@
     X(15, 16, 0, 1, 1)                                                                             \
     X(17, 18, 0, 1, -1)
 
-/* weight by |c|^2: 1/3, 1/18, 1/36 */
+/* The weights, one per class of |c|^2 (Qian, d'Humieres and Lallemand 1992): the rest
+ * population, the 6 faces, the 12 edges. Every weight in the model layer and the backends is one
+ * of these three; LBM_WEIGHT picks it from a velocity. */
+#define LBM_W_REST (1.0 / 3.0)
+#define LBM_W_FACE (1.0 / 18.0)
+#define LBM_W_EDGE (1.0 / 36.0)
 #define LBM_WEIGHT(cx, cy, cz)                                                                     \
     (((cx) * (cx) + (cy) * (cy) + (cz) * (cz)) == 0                                                \
-         ? 1.0 / 3.0                                                                               \
-         : (((cx) * (cx) + (cy) * (cy) + (cz) * (cz)) == 1 ? 1.0 / 18.0 : 1.0 / 36.0))
+         ? LBM_W_REST                                                                              \
+         : (((cx) * (cx) + (cy) * (cy) + (cz) * (cz)) == 1 ? LBM_W_FACE : LBM_W_EDGE))
 
-#ifndef __CUDACC__
-/* Host-side tables generated from the same macro (index loops in C code). */
+/* Table entries from the same macro: {LBM_D3Q19(LBM_CX_)} lists c_x of every direction (the
+ * host tables below; the GPU's __constant__ copies) */
 #define LBM_CX_(i, x, y, z, o) x,
 #define LBM_CY_(i, x, y, z, o) y,
 #define LBM_CZ_(i, x, y, z, o) z,
 #define LBM_OPP_(i, x, y, z, o) o,
 #define LBM_W_(i, x, y, z, o) LBM_WEIGHT(x, y, z),
+
+#ifndef __CUDACC__
+/* Host-side tables (index loops in C code). */
 static const int lbm_cx[LBM_Q] = {LBM_D3Q19(LBM_CX_)};
 static const int lbm_cy[LBM_Q] = {LBM_D3Q19(LBM_CY_)};
 static const int lbm_cz[LBM_Q] = {LBM_D3Q19(LBM_CZ_)};

@@ -30,6 +30,12 @@ struct lbm_bounds {
 
 void lbm_geometry_bounds(enum lbm_geometry g, double lid_ux, struct lbm_bounds *b);
 
+/* The moving lid's term in half-way bounce-back, added to the bounced population of direction d:
+ * 6 w_d (c_d . u_wall) with u_wall = (ux, 0, 0), lattice units (Ladd 1994; with
+ * c_s^2 = 1/3). Formed in double from w_d, c_dx and ux; the caller converts it to its precision.
+ * The CPU kernels and lbm/reference.c take it from here, so that they agree to the bit. */
+#define LBM_LID_TERM(w, cx, ux) (6.0 * (w) * (cx) * (ux))
+
 #ifdef __cplusplus
 }
 #endif

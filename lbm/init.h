@@ -19,7 +19,7 @@
 /* w_d for d in the order of d3q19.h: rest, 6 faces, 12 edges */
 static inline LBM_INIT_HD double lbm_rest_weight(int d)
 {
-    return d == 0 ? 1.0 / 3.0 : (d <= 6 ? 1.0 / 18.0 : 1.0 / 36.0);
+    return d == 0 ? LBM_W_REST : (d <= 6 ? LBM_W_FACE : LBM_W_EDGE);
 }
 
 /* the stored (shifted) value g = f - w: weight of direction d times delta, |delta| < 5e-4 */

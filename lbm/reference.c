@@ -57,7 +57,7 @@ int lbm_reference_step(const struct lbm_case *c, double *pdf, int steps)
                         }
                         if (wall)
                             f[d] = pdf[at(c, lbm_opp[d], x, y, z)] +
-                                   (lid ? 6.0 * lbm_w[d] * lbm_cx[d] * b.lid_ux : 0.0);
+                                   (lid ? LBM_LID_TERM(lbm_w[d], lbm_cx[d], b.lid_ux) : 0.0);
                         else
                             f[d] = pdf[at(c, d, (size_t)s[0], (size_t)s[1], (size_t)s[2])];
                     }

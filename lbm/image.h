@@ -1,0 +1,28 @@
+/* image.h: the populations as they cross the backend interface (double f, unpadded, ordered
+ * [d][z][y][x]) against a host image of a lattice (the backend's layout, precision and slots,
+ * stored shifted: g = f - w). One conversion for the CPU and GPU backends' lbm_load and
+ * lbm_fetch. Host code only. */
+#ifndef LBM_IMAGE_H
+#define LBM_IMAGE_H
+
+#include <stddef.h>
+
+#include "lbm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes the fluid values of lat (es bytes per value: 4 or 8) from pdf; padding, ghost layers
+ * and the other slots' unused values are left as they are. */
+void lbm_image_from_pdf(const struct lbm_layout *l, enum lbm_kernel k, size_t es, void *lat,
+                        const double *pdf);
+/* Reads the fluid values of lat into pdf. The caller checks lbm_readable first. */
+void lbm_image_to_pdf(const struct lbm_layout *l, enum lbm_kernel k, size_t es, const void *lat,
+                      double *pdf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
