@@ -164,13 +164,15 @@ for opt in --overwrite --append; do
     "$bin" --help 2>/dev/null | grep -q -- "$opt" || fail "--help does not list $opt"
 done
 
-# cut_back WHAT FILE: after a failed write, exit 3 (checked by run), one line naming the file,
-# and the file holds its header and complete rows only
+# cut_back WHAT FILE RC: after a failed write, exit 3, one line naming the file, and the file
+# holds its header and complete rows only; returns 1 on a failure
 cut_back() {
-    local what=$1 file=$2
-    grep -q "$(basename "$file")" "$tmp/err" || { fail "$what: the message does not name the file"; return; }
+    local what=$1 file=$2 rc=$3
+    [ "$rc" -eq 3 ] || { fail "$what: exit status $rc, expected 3"; return 1; }
+    [ "$(errlines)" -eq 1 ] || { fail "$what: $(errlines) stderr lines, expected one"; return 1; }
+    grep -q "$(basename "$file")" "$tmp/err" || { fail "$what: the message does not name the file"; return 1; }
     complete "$file" && ok "$what: exit 3, cut back to $(($(wc -l <"$file") - 1)) complete rows ($(wc -c <"$file") bytes): $(cat "$tmp/err")" ||
-        fail "$what: the file does not end in a complete row"
+        { fail "$what: the file does not end in a complete row"; return 1; }
 }
 
 # 9. a file size limit (ulimit -f, in KiB): the write fails with EFBIG part-way through a row
@@ -179,15 +181,7 @@ q="$tmp/limited.csv"
     ulimit -f 4
     "$bin" "${args[@]}" -o "$q" >"$tmp/out" 2>"$tmp/err"
 )
-rc=$?
-if [ "$rc" -ne 3 ]; then
-    fail "ulimit -f 4: exit status $rc, expected 3"
-elif [ "$(errlines)" -ne 1 ]; then
-    fail "ulimit -f 4: $(errlines) stderr lines, expected one"
-else
-    [ "$(wc -c <"$q")" -le 4096 ] || fail "ulimit -f 4: the file is larger than the limit"
-    cut_back "ulimit -f 4" "$q"
-fi
+cut_back "ulimit -f 4" "$q" $? && { [ "$(wc -c <"$q")" -le 4096 ] || fail "ulimit -f 4: the file is larger than the limit"; }
 
 # 10. a full file system: a tmpfs of 8 KiB, where this user may mount one
 mnt="$tmp/tmpfs"
@@ -200,13 +194,7 @@ if mount -t tmpfs -o size=8k tmpfs "$mnt" 2>/dev/null; then
         "$bin" "${args[@]}" -o "$t" --append >"$tmp/out" 2>"$tmp/err"
         rc=$?
     fi
-    if [ "$rc" -ne 3 ]; then
-        fail "full tmpfs: exit status $rc, expected 3"
-    elif [ "$(errlines)" -ne 1 ]; then
-        fail "full tmpfs: $(errlines) stderr lines, expected one"
-    else
-        cut_back "full tmpfs" "$t"
-    fi
+    cut_back "full tmpfs" "$t" "$rc"
 else
     mnt=""
     echo "skipped: a full tmpfs (mount refused here; the file size limit above covers EFBIG)"
