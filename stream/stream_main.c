@@ -130,13 +130,13 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
 static int window_reps(struct run_ctx *x, struct stream_arrays *s, char *err, size_t errlen)
 {
     int reps = x->o->reps;
-    double rep_s = 0;
+    struct stats st;
     if (!x->energy.m) return reps;
     if (x->o->warmup == 0 && stream_run(s, 1, x->times, err, errlen)) return -1;
-    rep_s = x->times[0];
-    for (int i = 1; i < x->o->warmup; i++)
-        rep_s = x->times[i] < rep_s ? x->times[i] : rep_s;
-    reps = energy_reps_for_window(reps, rep_s, 1000000);
+    /* the fastest warm-up run (or the probe) */
+    if (stats_compute(x->times, x->o->warmup > 0 ? (size_t)x->o->warmup : 1, &st))
+        st.min = 0; /* no estimate: the user's count */
+    reps = energy_reps_for_window(reps, st.min, 1000000);
     if (stats_reserve(&x->times, &x->ntimes, reps)) {
         snprintf(err, errlen, "out of memory");
         return -1;
