@@ -12,6 +12,7 @@
 #include "init.h"
 #include "layout.h"
 #include "lbm.h"
+#include "lbm_dist_backend.h"
 #include "progress.h"
 #include "pull.h"
 

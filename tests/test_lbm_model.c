@@ -9,7 +9,7 @@
 #include "check.h"
 #include "init.h"
 #include "layout.h"
-#include "lbm.h"
+#include "lbm_model.h"
 
 /* shifted populations g = f - w of a state off equilibrium */
 static void state(double g[19], int seed)

@@ -1,7 +1,7 @@
 /* geometry.h: the three benchmark geometries as rules on a box of nx x ny x nz fluid cells (no
  * solid cells are stored): each axis is periodic or closed by half-way bounce-back walls, the
  * cavity's top wall (beyond z = nz-1) moves along +x, the channel is driven by a body force along
- * x. A sub-domain of a distributed run also has sides facing other ranks (lbm/dist.h).
+ * x. A sub-domain of a distributed run also has sides facing other ranks (lbm/driver/dist.h).
  * Plain C, usable from .c and .cu. */
 #ifndef LBM_GEOMETRY_H
 #define LBM_GEOMETRY_H
@@ -33,7 +33,7 @@ void lbm_geometry_bounds(enum lbm_geometry g, double lid_ux, struct lbm_bounds *
 /* The moving lid's term in half-way bounce-back, added to the bounced population of direction d:
  * 6 w_d (c_d . u_wall) with u_wall = (ux, 0, 0), lattice units (Ladd 1994; with
  * c_s^2 = 1/3). Formed in double from w_d, c_dx and ux; the caller converts it to its precision.
- * The CPU kernels and lbm/reference.c take it from here, so that they agree to the bit. */
+ * The CPU kernels and lbm/model/reference.c take it from here, so that they agree to the bit. */
 #define LBM_LID_TERM(w, cx, ux) (6.0 * (w) * (cx) * (ux))
 
 #ifdef __cplusplus

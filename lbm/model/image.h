@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "lbm.h"
+#include "lbm_model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* stream_bytes.c: the byte table (bytes = arrays x sizeof(value) per index), one place for it;
  * its rows come from STREAM_KERNELS in stream.h. */
-#include "stream.h"
+#include "stream_model.h"
 
 #define STREAM_KERNEL_NAME(id, name, loads, stores, nt) [id] = name,
 const char *const stream_kernel_names[STREAM_KERNEL_COUNT] = {STREAM_KERNELS(STREAM_KERNEL_NAME)};

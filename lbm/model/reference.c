@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "init.h"
-#include "lbm.h"
+#include "lbm_model.h"
 
 static size_t at(const struct lbm_case *c, int d, size_t x, size_t y, size_t z)
 {

@@ -1,5 +1,5 @@
 /* stream_layout.c: placement of a case's arrays in one allocation, shared by both backends. */
-#include "stream.h"
+#include "stream_model.h"
 
 int stream_layout(const struct stream_case *c, size_t round, size_t stagger,
                   struct stream_layout *l)

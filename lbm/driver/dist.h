@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lbm.h"
+#include "lbm_dist_backend.h"
 
 /* Starts MPI when a launcher (mpirun, srun) started the process; returns 0 or nonzero with err. */
 int dist_init(int *argc, char ***argv, char *err, size_t errlen);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream.h"
+#include "stream_model.h"
 
 #ifdef __CUDACC__
 #define STREAM_HD __host__ __device__

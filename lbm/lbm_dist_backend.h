@@ -1,0 +1,60 @@
+/* lbm_dist_backend.h: the backend calls a distributed run (lbm/driver/dist.c) needs beyond the
+ * single-domain contract of lbm.h: queues, updates of boxes, halo packing, buffers. Every backend
+ * defines them; the CPU's complete each call before returning. */
+#ifndef LBM_DIST_BACKEND_H
+#define LBM_DIST_BACKEND_H
+
+#include <stddef.h>
+
+#include "lbm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Queue 0 carries the boundary work and the halo, queue 1 the
+ * interior (two CUDA streams; on the CPU every call completes before it returns). */
+enum { LBM_QUEUE_BOTH = -1, LBM_QUEUE_EDGE = 0, LBM_QUEUE_INTERIOR = 1 };
+/* lbm_halo_copy: from the lattice into the buffer (pack) or back (unpack) */
+enum lbm_halo_dir { LBM_HALO_PACK = 0, LBM_HALO_UNPACK = 1 };
+/* lbm_buffer_alloc: backend memory (device memory on the GPU) or host memory that the backend
+ * copies fastest (pinned on the GPU) */
+enum lbm_buffer_mem { LBM_BUFFER_BACKEND = 0, LBM_BUFFER_HOST = 1 };
+/* lbm_buffer_copy: which way, between backend and host memory */
+enum lbm_copy_dir { LBM_COPY_TO_BACKEND = 0, LBM_COPY_TO_HOST = 1 };
+/* lbm_host_register: pin or release */
+enum lbm_pin { LBM_UNPIN = 0, LBM_PIN = 1 };
+/* One update of the local cells in [lo, hi) from the current lattice into the next. */
+int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
+                   char *err, size_t errlen);
+/* Copies populations dirs[0..ndirs) of the cells in [lo, hi) (local coordinates; -1 and n name
+ * ghost layers) between the next lattice and buf, ordered [dir][z][y][x]; LBM_HALO_UNPACK writes
+ * the lattice. buf is backend memory (lbm_buffer_alloc). */
+int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
+                  const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                  size_t errlen);
+/* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
+void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
+void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);
+int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                    enum lbm_copy_dir dir, char *err, size_t errlen);
+/* Pins (LBM_PIN) or releases host memory not from lbm_buffer_alloc (MPI's node-shared halo
+ * buffers) so that lbm_buffer_copy moves it as fast as its own (CPU: nothing to do). */
+int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen);
+/* 1 when MPI may read and write backend memory itself (the CPU); 0 on the GPU, where dist.c
+ * asks the MPI library at run time whether it takes device pointers. */
+int lbm_buffers_on_host(void);
+/* 1 when update and halo calls only queue the work (the GPU); 0 when they complete it (CPU). */
+int lbm_queues_async(void);
+/* Waits for a queue (LBM_QUEUE_BOTH: both) to finish; lbm_queues_join orders everything queued so
+ * far before anything queued later on either queue. lbm_swap makes the next lattice current. */
+int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);
+int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen);
+void lbm_swap(struct lbm_state *s);
+/* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open. */
+int lbm_backend_select(int local_rank, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
