@@ -14,11 +14,11 @@
  * needs: the populations stay non-negative and sum to rho, so 0 <= f_i <= rho and
  * -1/3 <= g_i = f_i - w_i < rho; rho < 2 (LBM is only meaningful at rho = 1 + O(Ma^2)) gives
  * |g| < 2. At equilibrium with the largest lid the driver accepts (|u| <= 0.5, lbm_opts.c) the
- * bound is |g_i| <= w_i (|rho - 1| + 3 |c.u| + 4.5 (c.u)^2) + ..., about 0.2 + |rho - 1|: a factor
- * of 10 inside the top binade [1, 2). The same split as Lehmann et al. 2022's FP16C (Phys. Rev. E
- * 106, 015308). No inf: values beyond the range saturate at +-(2 - 2^-10) (a lattice that leaves
- * the range fails mass conservation instead of turning into inf); the one magnitude code 0x7fff
- * is NaN, so a NaN stays a NaN and lbm_check's non-finite count still sees it. */
+ * bound is |g_i| <= w_i (|rho - 1| + rho |3 c.u + 4.5 (c.u)^2 - 1.5 u^2|) <= 0.125 + |rho - 1|:
+ * a factor of 8 below the top binade [1, 2). The same split as Lehmann et al. 2022's FP16C (Phys.
+ * Rev. E 106, 015308). No inf: values beyond the range saturate at +-(2 - 2^-10) (a lattice that
+ * leaves the range fails mass conservation instead of turning into inf); the one magnitude code
+ * 0x7fff is NaN, so a NaN stays a NaN and lbm_check's non-finite count still sees it. */
 #ifndef LBM_STORAGE16_H
 #define LBM_STORAGE16_H
 
