@@ -1,0 +1,196 @@
+/* storage16.h: the two 16-bit storage formats of the shifted populations g = f - w (fp16s, IEEE
+ * binary16; fp16c, a 1-4-11 format for |g| < 2), their float conversions and the tolerance of a
+ * 16-bit lattice against the double reference. Header-only, plain C usable from .c and .cu; the
+ * lattice stores 16 bits per value, every update computes in 32-bit float (docs/storage16.md).
+ *
+ * fp16s: 1 sign, 5 exponent (bias 15), 10 mantissa bits; normal 2^-14 .. 65504, subnormal step
+ * 2^-24, overflow to inf, NaN kept; unit roundoff u = 2^-11. Converted by hardware where the
+ * build has it, chosen at build time (no dispatch): cuda_fp16 in device code, F16C on an x86 host
+ * compiled with -mf16c (LBMR_NATIVE's -march=native on F16C CPUs), else the portable integer
+ * code below, which gives the same bits (tests/test_storage16.c checks every code).
+ *
+ * fp16c: 1 sign, 4 exponent (bias 15), 11 mantissa bits; normal 2^-14 .. 2 - 2^-10, subnormal step
+ * 2^-25, u = 2^-12: one bit more than fp16s everywhere below 2, no range above. The range it
+ * needs: the populations stay non-negative and sum to rho, so 0 <= f_i <= rho and
+ * -1/3 <= g_i = f_i - w_i < rho; rho < 2 (LBM is only meaningful at rho = 1 + O(Ma^2)) gives
+ * |g| < 2. At equilibrium with the largest lid the driver accepts (|u| <= 0.5, lbm_opts.c) the
+ * bound is |g_i| <= w_i (|rho - 1| + rho |3 c.u + 4.5 (c.u)^2 - 1.5 u^2|) <= 0.125 + |rho - 1|:
+ * a factor of 8 below the top binade [1, 2). The same split as Lehmann et al. 2022's FP16C (Phys.
+ * Rev. E 106, 015308). No inf: values beyond the range saturate at +-(2 - 2^-10) (a lattice that
+ * leaves the range fails mass conservation instead of turning into inf); the one magnitude code
+ * 0x7fff is NaN, so a NaN stays a NaN and lbm_check's non-finite count still sees it. */
+#ifndef LBM_STORAGE16_H
+#define LBM_STORAGE16_H
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __CUDACC__
+#include <cuda_fp16.h>
+#elif defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+/* host and device, always inlined (as collision.h's LBM_HD: the conversions sit inside the
+ * kernels' vectorised loops, where a call would stop them) */
+#ifdef __CUDACC__
+#define LBM_S16_HD __host__ __device__ __attribute__((always_inline))
+#elif defined(__GNUC__)
+#define LBM_S16_HD __attribute__((always_inline))
+#else
+#define LBM_S16_HD
+#endif
+
+/* Which fp16s conversion this translation unit's host code uses (device code: cuda_fp16). */
+#if defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+#define LBM_FP16S_HOST_PATH "f16c"
+#else
+#define LBM_FP16S_HOST_PATH "portable"
+#endif
+
+/* unit roundoff (half the spacing relative to the value in the normal range) */
+#define LBM_FP16S_U (1.0 / 2048.0) /* 2^-11 */
+#define LBM_FP16C_U (1.0 / 4096.0) /* 2^-12 */
+/* smallest normal magnitude of both: 2^-14; below it the spacing is fixed (2^-24 fp16s, 2^-25
+ * fp16c), so a stored value's absolute error is at most u * max(|g|, 2^-14) */
+#define LBM_S16_TINY (1.0 / 16384.0)
+#define LBM_FP16S_MAX 65504.0
+#define LBM_FP16C_MAX (2.0 - 1.0 / 1024.0)
+#define LBM_FP16C_NAN 0x7fffu     /* magnitude code of NaN (sign bit free) */
+#define LBM_FP16C_MAXCODE 0x7ffeu /* magnitude code of LBM_FP16C_MAX */
+
+static inline LBM_S16_HD uint32_t lbm_s16_bits(float x)
+{
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(x);
+#else
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+#endif
+}
+
+static inline LBM_S16_HD float lbm_s16_float(uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(b);
+#else
+    float x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+#endif
+}
+
+/* A finite or infinite float (bits a, sign cleared) to the magnitude code of a format with `man`
+ * mantissa bits and exponent bias `bias`, rounded to nearest, ties to even; codes above maxcode
+ * become `over` (inf or the largest finite). Integer arithmetic only, so it is exact whatever the
+ * floating-point environment (no flush to zero, no double rounding). */
+static inline LBM_S16_HD uint32_t lbm_s16_round(uint32_t a, int man, int bias, uint32_t maxcode,
+                                                uint32_t over)
+{
+    const int ef = (int)(a >> 23);            /* float's biased exponent; 0: subnormal */
+    const int e = (ef ? ef : 1) - 127 + bias; /* the target's biased exponent */
+    const uint32_t m = (a & 0x7fffffu) | (ef ? 0x800000u : 0u); /* 24-bit significand */
+    const int shift = 23 - man + (e < 1 ? 1 - e : 0);           /* bits dropped */
+    uint32_t q, r, half, code;
+    if (shift > 25) return 0; /* below half the smallest subnormal (m < 2^24): rounds to 0 */
+    q = m >> shift;
+    r = m & ((1u << shift) - 1u);
+    half = 1u << (shift - 1);
+    q += (r > half) | ((r == half) & (q & 1u));
+    /* normal: q holds the implicit bit 2^man, which the exponent field replaces (a carry out of
+     * the mantissa moves into the exponent); subnormal: q is the code, 2^man the smallest normal */
+    code = e < 1 ? q : ((uint32_t)e << man) + q - (1u << man);
+    return code > maxcode ? over : code;
+}
+
+/* A magnitude code of a finite value (not inf, not NaN) back to float; exact. */
+static inline LBM_S16_HD float lbm_s16_value(uint32_t code, int man, int bias)
+{
+    const uint32_t e = code >> man, m = code & ((1u << man) - 1u);
+    if (e == 0) /* m * 2^(1 - bias - man): both exact in float */
+        return (float)m * lbm_s16_float((uint32_t)(127 + 1 - bias - man) << 23);
+    return lbm_s16_float(((e + 127u - (uint32_t)bias) << 23) | (m << (23 - man)));
+}
+
+/* fp16s, portable: NaN keeps its sign and top payload bits and is made quiet (as F16C does) */
+static inline LBM_S16_HD uint16_t lbm_fp16s_encode_portable(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+    return (uint16_t)(sign | lbm_s16_round(a, 10, 15, 0x7bffu, 0x7c00u));
+}
+
+static inline LBM_S16_HD float lbm_fp16s_decode_portable(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
+    if (c == 0x7c00u) return lbm_s16_float(sign | 0x7f800000u);
+    if (c > 0x7c00u) /* NaN: payload kept, made quiet (as F16C does) */
+        return lbm_s16_float(sign | 0x7fc00000u | ((c & 0x3ffu) << 13));
+    return lbm_s16_float(sign | lbm_s16_bits(lbm_s16_value(c, 10, 15)));
+}
+
+/* fp16s as this build converts it: cuda_fp16 on the device, F16C or portable on the host */
+static inline LBM_S16_HD uint16_t lbm_fp16s_encode(float x)
+{
+#ifdef __CUDA_ARCH__
+    return __half_as_ushort(__float2half_rn(x));
+#elif defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+    return (uint16_t)_cvtss_sh(x, _MM_FROUND_TO_NEAREST_INT); /* nearest even, not MXCSR's mode */
+#else
+    return lbm_fp16s_encode_portable(x);
+#endif
+}
+
+static inline LBM_S16_HD float lbm_fp16s_decode(uint16_t h)
+{
+#ifdef __CUDA_ARCH__
+    return __half2float(__ushort_as_half(h));
+#elif defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+    return _cvtsh_ss(h);
+#else
+    return lbm_fp16s_decode_portable(h);
+#endif
+}
+
+/* fp16c: software on every target; out of range saturates, NaN becomes the one NaN code */
+static inline LBM_S16_HD uint16_t lbm_fp16c_encode(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    if (a > 0x7f800000u) return (uint16_t)(sign | LBM_FP16C_NAN);
+    return (uint16_t)(sign | lbm_s16_round(a, 11, 15, LBM_FP16C_MAXCODE, LBM_FP16C_MAXCODE));
+}
+
+static inline LBM_S16_HD float lbm_fp16c_decode(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
+    if (c == LBM_FP16C_NAN) return lbm_s16_float(sign | 0x7fc00000u);
+    return lbm_s16_float(sign | lbm_s16_bits(lbm_s16_value(c, 11, 15)));
+}
+
+/* The tolerance of a 16-bit lattice against lbm/reference.c: a bound on |f - f_ref| per value
+ * (absolute, lattice units; w is exact in both, so it bounds the error in g as well) after
+ * `updates` updates, for a format of unit roundoff u (LBM_FP16S_U, LBM_FP16C_U) when every stored
+ * |g| stays <= g_max (the reference run's largest, or a bound such as the header's).
+ *   One store rounds g with absolute error <= u max(|g|, 2^-14) <= u max(g_max, 2^-14) (below
+ *   2^-14 the spacing is fixed at 2 u 2^-14). The 32-bit arithmetic adds far less: the update's
+ *   longest sum has 19 terms of magnitude <= g_max, off by <= 18 * 2^-24 * 19 g_max (Higham 2002,
+ *   section 4.2), and the collision's other operations fewer, so 2 * 342 * 2^-24 g_max covers it.
+ *   Accumulation: streaming and bounce-back move values without changing them and a collision
+ *   with rates in (0, 2) damps the non-conserved part of an error and keeps the conserved part, so
+ *   the errors of N updates add up at most linearly: N times the per-update error. The collision
+ *   also redistributes a cell's errors over its 19 values (the rest population's equilibrium
+ *   takes 1/3 of the sum of all 19): a value can collect more than its own share, and a worst case
+ *   in the max norm grows geometrically, never seen with rounding errors of either sign. The
+ *   safety factor K = 4 (about sqrt(19), the spread of 19 independent errors) covers it; the
+ *   emulated runs of tests/lbm_accuracy.c --check stay below the bound on every geometry and
+ *   collision. */
+#define LBM_S16_SAFETY 4.0
+static inline double lbm_storage16_tolerance(double u, double g_max, int updates)
+{
+    const double store = u * (g_max > LBM_S16_TINY ? g_max : LBM_S16_TINY);
+    const double arith = 2.0 * 342.0 * g_max / 16777216.0; /* 2^-24 */
+    return LBM_S16_SAFETY * (double)updates * (store + arith);
+}
+
+#endif

@@ -1,0 +1,233 @@
+/* test_storage16.c: the 16-bit storage formats of lbm/model/storage16.h against values computed
+ * here in double, not against the functions themselves: every code decodes to its value and
+ * encodes back to itself; every positive float up to the largest finite value encodes to the
+ * nearest code (ties to the even code); overflow, saturation, NaN and signs; fp16c's relative
+ * error at most its unit roundoff; and, in an F16C build, the hardware conversions equal the
+ * portable code on every code, every float of the range and 10^7 random bit patterns. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "storage16.h"
+
+struct format {
+    const char *name;
+    int man, bias;
+    uint32_t maxcode; /* largest finite magnitude code */
+    double beyond;    /* where the next code would lie (the rounding boundary of maxcode) */
+    uint16_t (*encode)(float);
+    float (*decode)(uint16_t);
+};
+
+static uint16_t fp16s_enc(float x)
+{
+    return lbm_fp16s_encode(x);
+}
+static float fp16s_dec(uint16_t h)
+{
+    return lbm_fp16s_decode(h);
+}
+static uint16_t fp16c_enc(float x)
+{
+    return lbm_fp16c_encode(x);
+}
+static uint16_t fp16s_enc_portable(float x)
+{
+    return lbm_fp16s_encode_portable(x);
+}
+static float fp16s_dec_portable(uint16_t h)
+{
+    return lbm_fp16s_decode_portable(h);
+}
+static float fp16c_dec(uint16_t h)
+{
+    return lbm_fp16c_decode(h);
+}
+
+/* the value of a finite magnitude code, from the format's definition */
+static double code_value(const struct format *f, uint32_t c)
+{
+    uint32_t e = c >> f->man, m = c & ((1u << f->man) - 1u);
+    if (e == 0) return ldexp((double)m, 1 - f->bias - f->man);
+    return ldexp((double)((1u << f->man) + m), (int)e - f->bias - f->man);
+}
+
+static float float_of(uint32_t b)
+{
+    float x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static int reported;
+static void report(const char *what, const struct format *f, float x, unsigned got, unsigned want)
+{
+    if (reported++ < 8)
+        fprintf(stderr, "  %s %s: x = %.9g (0x%08x): got 0x%04x, want 0x%04x\n", f->name, what, x,
+                bits_of(x), got, want);
+}
+
+/* Every finite code: decode equals the defined value, encode gives the code back (both signs). */
+static void check_codes(const struct format *f)
+{
+    for (uint32_t c = 0; c <= f->maxcode; c++) {
+        for (uint32_t s = 0; s <= 0x8000u; s += 0x8000u) {
+            const double want = s ? -code_value(f, c) : code_value(f, c);
+            const float x = f->decode((uint16_t)(s | c));
+            const int ok = (double)x == want && !signbit(x) == !s; /* -0 too */
+            if (!ok) report("decode", f, x, f->encode(x), s | c);
+            CHECK(ok);
+            if (f->encode(x) != (s | c)) report("round trip", f, x, f->encode(x), s | c);
+            CHECK(f->encode(x) == (s | c));
+        }
+    }
+}
+
+/* Every positive float from 0 to the largest finite value, in increasing order (their bit
+ * patterns are), against the nearest of the two codes around it. Returns the largest relative
+ * error of decode(encode(x)) over the normal range. */
+static double check_rounding(const struct format *f)
+{
+    static double v[1u << 15];
+    const double vmax = code_value(f, f->maxcode);
+    double worst = 0;
+    uint32_t c = 0;
+    long bad = 0;
+    for (uint32_t k = 0; k <= f->maxcode; k++)
+        v[k] = code_value(f, k);
+    for (uint32_t b = 0;; b++) {
+        const float x = float_of(b);
+        uint32_t want, got;
+        if ((double)x > vmax) break;
+        while (c < f->maxcode && v[c + 1] <= (double)x)
+            c++;
+        if ((double)x == v[c]) {
+            want = c;
+        } else {
+            const double lo = (double)x - v[c], hi = v[c + 1] - (double)x;
+            want = lo < hi ? c : lo > hi ? c + 1 : c + (c & 1u);
+        }
+        got = f->encode(x);
+        if (got != want) {
+            report("rounding", f, x, got, want);
+            bad++;
+        }
+        if ((double)x >= LBM_S16_TINY)
+            worst = fmax(worst, fabs((double)f->decode((uint16_t)got) - x) / x);
+    }
+    CHECK(bad == 0); /* once: a broken rounding would print a line per float */
+    return worst;
+}
+
+/* Past the largest finite value: floats up to the rounding boundary go down to it, the rest
+ * (every float of the next two binades, then the largest float and inf) to `over`. */
+static void check_overflow(const struct format *f, uint32_t over)
+{
+    const double vmax = code_value(f, f->maxcode);
+    const double mid = (vmax + f->beyond) / 2; /* ties go to the even code: maxcode is even */
+    long bad = 0;
+    for (uint32_t b = bits_of((float)vmax) + 1; float_of(b) < 4 * f->beyond; b++) {
+        const float x = float_of(b);
+        const uint32_t want = (double)x < mid ? f->maxcode : over, got = f->encode(x);
+        if (got != want) {
+            report("overflow", f, x, got, want);
+            bad++;
+        }
+    }
+    CHECK(bad == 0);
+    CHECK(f->encode(3.4028235e38f) == over);
+    CHECK(f->encode(INFINITY) == over);
+    CHECK(f->encode(-INFINITY) == (0x8000u | over));
+    CHECK(isnan(f->decode(f->encode(NAN))));
+    CHECK(isnan(f->decode(f->encode(-NAN))));
+}
+
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The build's fp16s conversion (F16C here) against the portable code, bit for bit, where the
+ * checks above do not reach: every code's decode, NaNs included, and the encode of 10^7 random
+ * bit patterns (both signs, NaNs, infinities, the whole exponent range). Both were checked
+ * against the reference on every float of the range already. */
+static void check_hardware_path(void)
+{
+    uint64_t s = 0x243F6A8885A308D3ull; /* the digits of pi: any start will do */
+    long bad = 0;
+    for (uint32_t c = 0; c <= 0xffffu; c++)
+        bad += bits_of(lbm_fp16s_decode((uint16_t)c)) !=
+               bits_of(lbm_fp16s_decode_portable((uint16_t)c));
+    for (long i = 0; i < 10000000; i++) {
+        const float x = float_of((uint32_t)next_random(&s));
+        bad += lbm_fp16s_encode(x) != lbm_fp16s_encode_portable(x);
+    }
+    if (bad) fprintf(stderr, "  fp16s: %ld conversions differ between f16c and portable\n", bad);
+    CHECK(bad == 0);
+}
+
+int main(void)
+{
+    const struct format fp16s = {"fp16s", 10, 15, 0x7bffu, 65536.0, fp16s_enc, fp16s_dec};
+    const struct format fp16c = {"fp16c", 11, 15, LBM_FP16C_MAXCODE, 2.0, fp16c_enc, fp16c_dec};
+    double e;
+
+    /* the header's constants are the formats' own */
+    CHECK(code_value(&fp16s, fp16s.maxcode) == LBM_FP16S_MAX);
+    CHECK(code_value(&fp16c, fp16c.maxcode) == LBM_FP16C_MAX);
+    CHECK(code_value(&fp16s, 1u << 10) == LBM_S16_TINY);
+    CHECK(code_value(&fp16c, 1u << 11) == LBM_S16_TINY);
+
+    check_codes(&fp16s);
+    check_codes(&fp16c);
+    e = check_rounding(&fp16s);
+    fprintf(stderr, "fp16s: max relative error over [2^-14, max] %.6g (u = %.6g)\n", e,
+            LBM_FP16S_U);
+    CHECK(e <= LBM_FP16S_U && e > LBM_FP16S_U / 2);
+    if (strcmp(LBM_FP16S_HOST_PATH, "portable")) { /* the portable code on its own as well */
+        const struct format p = {"fp16s portable",  10, 15, 0x7bffu, 65536.0, fp16s_enc_portable,
+                                 fp16s_dec_portable};
+        check_codes(&p);
+        CHECK(check_rounding(&p) <= LBM_FP16S_U);
+        check_overflow(&p, 0x7c00u);
+    }
+    e = check_rounding(&fp16c);
+    fprintf(stderr, "fp16c: max relative error over [2^-14, max] %.6g (u = %.6g)\n", e,
+            LBM_FP16C_U);
+    CHECK(e <= LBM_FP16C_U && e > LBM_FP16C_U / 2);
+
+    check_overflow(&fp16s, 0x7c00u);           /* IEEE: overflow to inf */
+    check_overflow(&fp16c, LBM_FP16C_MAXCODE); /* saturation */
+    CHECK(isinf(lbm_fp16s_decode(0x7c00u)) && lbm_fp16s_decode(0xfc00u) < 0);
+    CHECK(lbm_fp16c_decode((uint16_t)(0x8000u | LBM_FP16C_MAXCODE)) == -LBM_FP16C_MAX);
+    /* NaN stays NaN, so lbm_check's non-finite count sees a broken 16-bit lattice */
+    CHECK(lbm_fp16c_encode(NAN) == LBM_FP16C_NAN && isnan(lbm_fp16c_decode(LBM_FP16C_NAN)));
+    CHECK(lbm_fp16s_encode_portable(NAN) >= 0x7e00u && isnan(lbm_fp16s_decode_portable(0x7e00u)));
+
+    /* the tolerance grows with the updates and the magnitudes, and never falls below what one
+     * rounding of the smallest normal costs */
+    CHECK(lbm_storage16_tolerance(LBM_FP16S_U, 0.01, 10) ==
+          10 * lbm_storage16_tolerance(LBM_FP16S_U, 0.01, 1));
+    CHECK(lbm_storage16_tolerance(LBM_FP16C_U, 0.01, 1) <
+          lbm_storage16_tolerance(LBM_FP16S_U, 0.01, 1));
+    CHECK(lbm_storage16_tolerance(LBM_FP16S_U, 0, 1) >= LBM_FP16S_U * LBM_S16_TINY);
+
+    fprintf(stderr, "fp16s host conversion: %s\n", LBM_FP16S_HOST_PATH);
+    if (strcmp(LBM_FP16S_HOST_PATH, "portable"))
+        check_hardware_path();
+    else
+        fprintf(stderr, "  (no F16C in this build: the hardware comparison did not run)\n");
+    return check_report("test_storage16");
+}
