@@ -1,5 +1,7 @@
 /* cpu_energy.h: the Linux powercap (RAPL) reader behind the cpu energy meter, exposed for the
- * fixture tests. The zones live under $LBMR_POWERCAP_ROOT, else /sys/class/powercap. */
+ * fixture tests. The zones live under $LBMR_POWERCAP_ROOT, else /sys/class/powercap. Where
+ * powercap cannot be read, a build with likwid reads the same RAPL counters through likwid's
+ * power module (its MSR access layer); the counter arithmetic of that path is here too. */
 #ifndef LBMR_CPU_ENERGY_H
 #define LBMR_CPU_ENERGY_H
 
@@ -38,6 +40,15 @@ int powercap_read(const struct powercap *p, const char *root, uint64_t *uj, char
 uint64_t powercap_delta(uint64_t before, uint64_t after, uint64_t max_uj);
 /* "powercap package-0+package-1+dram+dram" */
 void powercap_describe(const struct powercap *p, char *buf, size_t len);
+
+/* RAPL's energy status counters (MSR_PKG_ENERGY_STATUS, MSR_DRAM_ENERGY_STATUS; AMD's
+ * core and package counters alike) count in bits 31:0 and wrap to 0 (Intel SDM vol. 3B,
+ * "Package RAPL Domain"); likwid 5.2 hands them over as 32-bit values. */
+#define RAPL_COUNTER_BITS 32
+/* Joules between two readings of one counter of unit_J joules per count, across one wrap. */
+double rapl_delta_J(uint64_t before, uint64_t after, double unit_J);
+/* Joules one counter holds before it wraps (2^RAPL_COUNTER_BITS counts of unit_J). */
+double rapl_range_J(double unit_J);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,21 @@ int main(int argc, char **argv)
     CHECK(powercap_delta(900, 50, 1000) == 150);
     CHECK(powercap_delta(7, 7, 1000) == 0);
 
+    /* RAPL through likwid: counts times the domain's unit, modulo 2^32 across one wrap */
+    {
+        const double unit = ldexp(1.0, -14); /* 2^-14 J, MSR_RAPL_POWER_UNIT's ESU field 14 */
+        const double dram_unit = 15.3e-6;    /* the fixed DRAM unit likwid uses on Xeons, J */
+        CHECK(rapl_delta_J(1000, 1000 + 16384, unit) == 1.0);
+        CHECK(rapl_delta_J(7, 7, unit) == 0.0);
+        CHECK(rapl_delta_J(0xFFFFF000u, 0x1000u, unit) == 0x2000 * unit);
+        CHECK(rapl_delta_J(0xFFFFFFFFu, 0, unit) == unit);
+        CHECK(fabs(rapl_delta_J(0xFFFF0000u, 0x10000u, dram_unit) - 0x20000 * dram_unit) < 1e-15);
+        /* the range: 2^32 counts, 262144 J at 2^-14 J; a counter of 2^-16 J wraps after 65536 J */
+        CHECK(rapl_range_J(unit) == 262144.0);
+        CHECK(rapl_range_J(ldexp(1.0, -16)) == 65536.0);
+        CHECK(rapl_delta_J(0, 0xFFFFFFFFu, unit) == rapl_range_J(unit) - unit);
+    }
+
     /* two Intel packages with DRAM: core, psys, the MMIO duplicate and the control type's own
      * folder are left out; package-1 and its DRAM wrap between the readings */
     uj = delta_uj("intel-2pkg", &p);
@@ -94,7 +109,23 @@ int main(int argc, char **argv)
         CHECK(isnan(e.energy_J));
         energy_meter_close(m);
         setenv("LBMR_POWERCAP_ROOT", at("does-not-exist"), 1);
-        CHECK(energy_meter_open(&m, why, sizeof why) != 0 && m == NULL);
+        if (energy_meter_open(&m, why, sizeof why) != 0) {
+            CHECK(m == NULL && strstr(why, "no powercap"));
+#ifdef LBMR_WITH_LIKWID
+            /* built with likwid, its power module was tried too, and the line says why not */
+            CHECK(strstr(why, "; likwid power: ") != NULL);
+#endif
+        } else {
+#ifdef LBMR_WITH_LIKWID
+            /* a host where likwid reads RAPL: the meter is likwid's, and its window says so */
+            CHECK(energy_meter_begin(m, why, sizeof why) == 0);
+            energy_meter_end(m, &e, why, sizeof why);
+            CHECK(strncmp(e.source, "likwid ", 7) == 0);
+            energy_meter_close(m);
+#else
+            CHECK(!"a meter opened without powercap or likwid");
+#endif
+        }
     }
 
     /* repetitions for a 1 s window */
