@@ -75,8 +75,7 @@ static int is_clean(const struct roof_ceilings *c, const struct csv_row *r)
     return !e.cache_resident && !e.above_ceiling;
 }
 
-/* ---- cases: the rows of one measurement repeated (rounds), everything that defines it equal ----
- */
+/* ---- cases: one measurement repeated (rounds), every field that defines it equal ---- */
 static int cmp_case(const struct csv_row *a, const struct csv_row *b)
 {
     static const size_t whole[] = {
