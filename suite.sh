@@ -17,6 +17,18 @@ case "$mode" in run | test) ;; *)
     ;;
 esac
 
+# The main job's CPU steps run as alternated rounds (stream-cpu#1, lbm-cpu#1, stream-cpu#2, ...),
+# each a new process adding its rows to the same files: a host's memory bandwidth moves in steps
+# that last tens of seconds (between processes, not between repetitions), so the rounds sample
+# several moments; roofline takes the best row of each case across them, STREAM's rule, and
+# reports their spread. GPUs repeat to well under 1% in one process: one round there.
+rounds=${SUITE_ROUNDS:-5}
+case $mode/$rounds in run/*[!0-9]* | run/0*)
+    say "SUITE_ROUNDS='$rounds': give a whole number of CPU rounds from 1 up (default 5)"
+    exit 2
+    ;;
+esac
+
 # Set-up: what the build needs, installed from the distribution where we may.
 missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
@@ -110,7 +122,8 @@ rm -f "$out/dram_peak.log"
 # the terminal too, reaches this script alone and at once, and is passed on to the step as one
 # SIGTERM, on which it drops its unfinished case and exits 130.
 set -m
-steps=(stream-cpu lbm-cpu)
+steps=()
+for ((r = 1; r <= rounds; r++)); do steps+=("stream-cpu#$r" "lbm-cpu#$r"); done
 if [ -x "$build/stream-gpu" ] && gpu_present; then
     steps+=(stream-gpu lbm-gpu)
 else
@@ -139,6 +152,7 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
     local rc
     current=$1
     shift
+    case $current in stream-cpu#*) [ "$rounds" -gt 1 ] && say "CPU round ${current#*#} of $rounds" ;; esac
     "$@" &
     child=$!
     wait "$child"
@@ -162,9 +176,11 @@ gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows 
 }
 # shellcheck disable=SC2086
 for s in "${steps[@]}"; do
-    case $s in
-    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" ${SUITE_STREAM_CPU_ARGS:-} -o "$out/stream.csv" ;;
-    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" ${SUITE_LBM_CPU_ARGS:-} -o "$out/lbm.csv" ;;
+    # round 1 creates the file (refusing one that exists); later rounds add their rows under it
+    [ "${s#*#}" = 1 ] && to=(-o) || to=(--append -o)
+    case ${s%#*} in
+    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" ${SUITE_STREAM_CPU_ARGS:-} "${to[@]}" "$out/stream.csv" ;;
+    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" ${SUITE_LBM_CPU_ARGS:-} "${to[@]}" "$out/lbm.csv" ;;
     stream-gpu) step "$s" gpu_rows stream-gpu stream.csv ${SUITE_STREAM_GPU_ARGS:-} ;;
     lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv --precision sp,dp ${SUITE_LBM_GPU_ARGS:-} ;;
     roofline) step "$s" "$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ;;

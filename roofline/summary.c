@@ -1,10 +1,13 @@
 /* summary.c: one row per device (host, device, backend): copy bandwidth in both conventions
  * against the theoretical figure, the best LBM rates sp and dp at the largest domain both
- * precisions were run at (never from a cache-resident or above-ceiling row while a DRAM-bound
+ * precisions were run at (never from a cache-resident or above-ceiling case while a DRAM-bound
  * one exists), their spread and provenance, the other stream kernels' best bandwidth: the
  * procurement view, with the work per joule of the rows it reports where they carry energy.
+ * Several rows of one case (the main job's rounds) count as one case: its best row, STREAM's
+ * rule, classified once, with the spread of the rows beside it.
  * Also the same per device as a short plain-text table (--table). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,20 +62,6 @@ static int machines_of(const struct csv_table *t, size_t **idx, struct machine *
     return 0;
 }
 
-/* The rows grouped by machine and the ceilings indexed, for --summary and --table; on failure
- * says so on stderr and frees what it took. */
-static int machines_and_ceilings(const struct csv_table *t, size_t **idx, struct machine **m,
-                                 size_t *nm, struct roof_ceilings **c)
-{
-    if (machines_of(t, idx, m, nm) || roof_ceilings_build(t, c)) {
-        free(*idx);
-        free(*m);
-        fprintf(stderr, "roofline: out of memory\n");
-        return 1;
-    }
-    return 0;
-}
-
 static int is_lbm_pass(const struct csv_row *r)
 {
     return strcmp(r->bench, "lbm") == 0 && strcmp(r->verified, "pass") == 0;
@@ -84,6 +73,127 @@ static int is_clean(const struct roof_ceilings *c, const struct csv_row *r)
     struct roof_eval e;
     roof_evaluate(c, r, &e);
     return !e.cache_resident && !e.above_ceiling;
+}
+
+/* ---- cases: one measurement repeated (rounds), every field that defines it equal ---- */
+static int cmp_case(const struct csv_row *a, const struct csv_row *b)
+{
+    static const size_t whole[] = {
+        offsetof(struct csv_row, nx),       offsetof(struct csv_row, ny),
+        offsetof(struct csv_row, nz),       offsetof(struct csv_row, pad),
+        offsetof(struct csv_row, align),    offsetof(struct csv_row, threads),
+        offsetof(struct csv_row, blocks),   offsetof(struct csv_row, vector_bytes),
+        offsetof(struct csv_row, ilp),      offsetof(struct csv_row, ranks),
+        offsetof(struct csv_row, local_nx), offsetof(struct csv_row, local_ny),
+        offsetof(struct csv_row, local_nz), offsetof(struct csv_row, write_allocate),
+    };
+    int c;
+    if ((c = cmp_machine(a, b)) || (c = strcmp(a->bench, b->bench)) ||
+        (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->precision, b->precision)) ||
+        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->geometry, b->geometry)))
+        return c;
+    for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++) {
+        int64_t x = *(const int64_t *)((const char *)a + whole[k]);
+        int64_t y = *(const int64_t *)((const char *)b + whole[k]);
+        if (x != y) return (x > y) - (x < y);
+    }
+    return 0;
+}
+
+/* A case's figure: MFLUP/s for lbm, DRAM GB/s for stream (the fastest repetition of the row). */
+static double case_value(const struct csv_row *r)
+{
+    return strcmp(r->bench, "lbm") == 0 ? r->mflups : r->bw_dram_GBs;
+}
+
+struct case_stat {
+    size_t rows;     /* verified rows of the case (rounds) */
+    double min, med; /* lowest and median of their case_value; NaN when rows == 0 */
+    int clean;       /* lbm: its best row is DRAM-bound (neither in cache nor above its ceiling) */
+};
+
+struct cases {
+    size_t *of; /* row index -> case number */
+    struct case_stat *s;
+};
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Groups every row of t by case (sorting: n log n) and classifies each lbm case once, by its
+ * best verified row: so a kernel whose best round lies above its ceiling is not replaced by a
+ * slower round of itself that happens to lie below it. Returns 0, or 1 out of memory. */
+static int cases_build(const struct csv_table *t, const struct roof_ceilings *c, struct cases *cs)
+{
+    size_t *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    double *v = malloc((t->n ? t->n : 1) * sizeof *v);
+    size_t ncase = 0;
+    cs->of = malloc((t->n ? t->n : 1) * sizeof *cs->of);
+    cs->s = malloc((t->n ? t->n : 1) * sizeof *cs->s);
+    if (!idx || !v || !cs->of || !cs->s) {
+        free(idx);
+        free(v);
+        free(cs->of);
+        free(cs->s);
+        return 1;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        idx[i] = i;
+    roof_sort_rows(t, idx, t->n, cmp_case);
+    for (size_t k = 0; k < t->n;) {
+        size_t j = k, nv = 0;
+        const struct csv_row *best = NULL;
+        struct case_stat *st = &cs->s[ncase];
+        for (; j < t->n && cmp_case(&t->rows[idx[j]], &t->rows[idx[k]]) == 0; j++) {
+            const struct csv_row *r = &t->rows[idx[j]];
+            cs->of[idx[j]] = ncase;
+            if (strcmp(r->verified, "pass") != 0) continue;
+            v[nv++] = case_value(r);
+            if (!best || case_value(r) > case_value(best)) best = r;
+        }
+        qsort(v, nv, sizeof *v, cmp_double);
+        st->rows = nv;
+        st->min = nv ? v[0] : NAN;
+        st->med = nv ? (nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2) : NAN;
+        st->clean = best && strcmp(best->bench, "lbm") == 0 && is_clean(c, best);
+        ncase++;
+        k = j;
+    }
+    free(idx);
+    free(v);
+    return 0;
+}
+
+static void cases_free(struct cases *cs)
+{
+    free(cs->of);
+    free(cs->s);
+}
+
+/* the case of a row given by pointer into t */
+static const struct case_stat *case_of(const struct cases *cs, const struct csv_table *t,
+                                       const struct csv_row *r)
+{
+    return &cs->s[cs->of[(size_t)(r - t->rows)]];
+}
+
+/* The rows grouped by machine, the ceilings indexed and the cases classified, for --summary and
+ * --table; on failure says so on stderr and frees what it took. */
+static int machines_and_ceilings(const struct csv_table *t, size_t **idx, struct machine **m,
+                                 size_t *nm, struct roof_ceilings **c, struct cases *cs)
+{
+    *c = NULL;
+    if (machines_of(t, idx, m, nm) || roof_ceilings_build(t, c) || cases_build(t, *c, cs)) {
+        free(*idx);
+        free(*m);
+        roof_ceilings_free(*c);
+        fprintf(stderr, "roofline: out of memory\n");
+        return 1;
+    }
+    return 0;
 }
 
 static void flags_of(const struct roof_ceilings *c, const struct csv_row *r, char *f, size_t len)
@@ -107,9 +217,9 @@ struct headline {
 };
 
 /* The headline rows of one machine's rows ix[0..n): the largest size run in both sp and dp
- * (else the largest run at all), the best rate there per precision; among DRAM-bound rows
- * when the machine has any. */
-static void headline_of(const struct csv_table *t, const struct roof_ceilings *c, const size_t *ix,
+ * (else the largest run at all), the best rate there per precision; among DRAM-bound cases
+ * when the machine has any (a case is classified once, by its best row). */
+static void headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
                         size_t n, struct headline *h)
 {
     int any_clean = 0;
@@ -117,14 +227,14 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
     h->cells = -1;
     h->sp = h->dp = NULL;
     for (size_t k = 0; k < n && !any_clean; k++)
-        any_clean = is_lbm_pass(&t->rows[ix[k]]) && is_clean(c, &t->rows[ix[k]]);
+        any_clean = is_lbm_pass(&t->rows[ix[k]]) && cs->s[cs->of[ix[k]]].clean;
     /* the largest size with both: the sizes of the sp rows sorted, each dp row looked up */
     {
         int64_t *spc = malloc((n ? n : 1) * sizeof *spc);
         size_t nsp = 0;
         for (size_t k = 0; k < n; k++) {
             const struct csv_row *r = &t->rows[ix[k]];
-            if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r))) continue;
+            if (!is_lbm_pass(r) || (any_clean && !case_of(cs, t, r)->clean)) continue;
             if (r->fluid_cells > any) any = r->fluid_cells;
             if (strcmp(r->precision, "sp") == 0 && spc) spc[nsp++] = r->fluid_cells;
         }
@@ -132,7 +242,7 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
             qsort(spc, nsp, sizeof *spc, cmp_ll);
             for (size_t k = 0; k < n; k++) {
                 const struct csv_row *r = &t->rows[ix[k]];
-                if (!is_lbm_pass(r) || (any_clean && !is_clean(c, r)) ||
+                if (!is_lbm_pass(r) || (any_clean && !case_of(cs, t, r)->clean) ||
                     strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
                     continue;
                 if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll)) both = r->fluid_cells;
@@ -144,7 +254,8 @@ static void headline_of(const struct csv_table *t, const struct roof_ceilings *c
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[ix[k]];
         const struct csv_row **slot;
-        if (!is_lbm_pass(r) || r->fluid_cells != h->cells || (any_clean && !is_clean(c, r)))
+        if (!is_lbm_pass(r) || r->fluid_cells != h->cells ||
+            (any_clean && !case_of(cs, t, r)->clean))
             continue;
         slot = strcmp(r->precision, "sp") == 0   ? &h->sp
                : strcmp(r->precision, "dp") == 0 ? &h->dp
@@ -190,17 +301,30 @@ static void others_of(const struct csv_table *t, const size_t *ix, size_t n, cha
     }
 }
 
+/* rounds, lowest and median of the case of row r (empty without r) */
+static void rounds_of(FILE *out, const struct csv_table *t, const struct cases *cs,
+                      const struct csv_row *r, int last)
+{
+    const struct case_stat *st = r ? case_of(cs, t, r) : NULL;
+    roof_num(out, st ? (double)st->rows : NAN, 0);
+    roof_num(out, st ? st->min : NAN, 0);
+    roof_num(out, st ? st->med : NAN, last);
+}
+
 int roof_summary(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;
     struct machine *m;
     struct roof_ceilings *c = NULL;
-    if (machines_and_ceilings(t, &idx, &m, &nm, &c)) return 2;
+    struct cases cs;
+    if (machines_and_ceilings(t, &idx, &m, &nm, &c, &cs)) return 2;
     fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
           "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
           "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
           "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp,"
-          "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W\n",
+          "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,"
+          "mflups_rounds_med_sp,rounds_dp,mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,"
+          "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med\n",
           out);
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
@@ -212,7 +336,7 @@ int roof_summary(FILE *out, const struct csv_table *t)
         double peak;
         roof_sort_rows(t, ix, n, cmp_kernel);
         copy = best_copy(t, ix, n);
-        headline_of(t, c, ix, n, &h);
+        headline_of(t, &cs, ix, n, &h);
         sp = h.sp;
         dp = h.dp;
         ok_sp = sp && roof_evaluate(c, sp, &es) == 0;
@@ -254,8 +378,13 @@ int roof_summary(FILE *out, const struct csv_table *t)
          * window's work over its energy; empty where that row has no energy */
         roof_num(out, sp ? sp->mflups_per_W : NAN, 0);
         roof_num(out, dp ? dp->mflups_per_W : NAN, 0);
-        roof_num(out, copy ? copy->GBs_per_W : NAN, 1);
+        roof_num(out, copy ? copy->GBs_per_W : NAN, 0);
+        /* the rows of each reported case (rounds): how many, the lowest and the median */
+        rounds_of(out, t, &cs, sp, 0);
+        rounds_of(out, t, &cs, dp, 0);
+        rounds_of(out, t, &cs, copy, 1);
     }
+    cases_free(&cs);
     roof_ceilings_free(c);
     free(idx);
     free(m);
@@ -273,21 +402,23 @@ static void known(char *buf, size_t len, const char *fmt, double v)
 }
 
 /* --table: per device the copy bandwidths in both conventions, then each LBM kernel x
- * precision's best rate (a DRAM-bound row where one exists) against its ceiling. */
+ * precision's best rate (of a DRAM-bound case where one exists) against its ceiling; beside
+ * each best figure the rows of its case (rounds) and the lowest of them. */
 int roof_table(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;
     struct machine *m;
     struct roof_ceilings *c = NULL;
-    if (machines_and_ceilings(t, &idx, &m, &nm, &c)) return 2;
+    struct cases cs;
+    if (machines_and_ceilings(t, &idx, &m, &nm, &c, &cs)) return 2;
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
         const struct csv_row *mr = &t->rows[m[g].first];
         char others[1024];
         roof_sort_rows(t, ix, n, cmp_kernel);
         fprintf(out, "%s%s (%s on host %s)\n", g ? "\n" : "", mr->device, mr->backend, mr->host);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s\n", "stream", "prec", "DRAM GB/s",
-                "STREAM GB/s", "peak GB/s", "GB/s/W");
+        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s\n", "stream", "prec", "DRAM GB/s",
+                "STREAM GB/s", "peak GB/s", "GB/s/W", "rounds", "lowest");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL;
             size_t j = k;
@@ -300,10 +431,12 @@ int roof_table(FILE *out, const struct csv_table *t)
             if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel)) {
                 if (best) {
                     char w[32], peak[32];
+                    const struct case_stat *st = case_of(&cs, t, best);
                     known(w, sizeof w, "%.2f", best->GBs_per_W);
                     known(peak, sizeof peak, "%.4g", best->peak_bw_GBs);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s\n", r->kernel, r->precision,
-                            best->bw_dram_GBs, best->bw_prog_GBs, peak, w);
+                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s %7zu %9.1f\n", r->kernel,
+                            r->precision, best->bw_dram_GBs, best->bw_prog_GBs, peak, w, st->rows,
+                            st->min);
                 } else {
                     fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
                             r->precision, "-", "-");
@@ -313,8 +446,8 @@ int roof_table(FILE *out, const struct csv_table *t)
         }
         others_of(t, ix, n, others, sizeof others);
         if (*others) fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  %s\n", "lbm", "prec", "MFLUP/s",
-                "% ceiling", "ceiling", "MFLUP/s/W", "flags");
+        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s  %s\n", "lbm", "prec", "MFLUP/s",
+                "% ceiling", "ceiling", "MFLUP/s/W", "rounds", "lowest", "flags");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
             size_t j = k;
@@ -322,7 +455,7 @@ int roof_table(FILE *out, const struct csv_table *t)
                 const struct csv_row *s = &t->rows[ix[j]];
                 if (!is_lbm_pass(s)) continue;
                 if (!best || s->mflups > best->mflups) best = s;
-                if (is_clean(c, s) && (!best_clean || s->mflups > best_clean->mflups))
+                if (case_of(&cs, t, s)->clean && (!best_clean || s->mflups > best_clean->mflups))
                     best_clean = s;
             }
             if (strcmp(r->bench, "lbm") == 0) {
@@ -330,20 +463,23 @@ int roof_table(FILE *out, const struct csv_table *t)
                 if (best) {
                     struct roof_eval e;
                     char f[64], w[32], pct[32];
+                    const struct case_stat *st = case_of(&cs, t, best);
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
                     known(w, sizeof w, "%.2f", best->mflups_per_W);
                     known(pct, sizeof pct, "%.1f", e.pct);
-                    fprintf(out, "  %-10s %-5s %12.1f %12s %10s %10s  %s\n", r->kernel,
-                            r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w, f);
+                    fprintf(out, "  %-10s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s\n", r->kernel,
+                            r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w,
+                            st->rows, st->min, f);
                 } else {
-                    fprintf(out, "  %-10s %-5s %12s %12s %10s %10s  failed verification\n",
-                            r->kernel, r->precision, "-", "-", "-", "-");
+                    fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s  failed verification\n",
+                            r->kernel, r->precision, "-", "-", "-", "-", "-", "-");
                 }
             }
             k = j;
         }
     }
+    cases_free(&cs);
     roof_ceilings_free(c);
     free(idx);
     free(m);

@@ -2,17 +2,31 @@
 # interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL WHEN ARGS...: starts a sweep writing to a
 # file and sends the signal: WHEN=row once the first row is there, WHEN=only during the only
 # case (once the header is there; ARGS then name one case whose repetitions last far longer than
-# the time allowed). Expected: exit status 130 within EXIT_S seconds of the signal, a note of the
-# interruption on stderr, a file whose every row is complete and verified (roofline reads it),
-# and for WHEN=only no row at all: the unfinished case is dropped.
+# the time allowed), WHEN=append as for row, twice: the second process adds to the first one's
+# file with --append, as the main job's rounds do. Expected: exit status 130 within EXIT_S
+# seconds of the signal, a note of the interruption on stderr, a file whose every row is complete
+# and verified (roofline reads it), and for WHEN=only no row at all: the unfinished case is
+# dropped; for WHEN=append one header, the first process's rows kept and the second's added.
 set -u
 bin=$1 check=$2 roofline=$3 bench=$4 sig=$5 when=$6
 shift 6
 exit_s=5 # "stop within about a second", with room for a loaded machine
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-case "$when" in row) need=2 ;; only) need=1 ;; *) echo "interrupt.sh: WHEN is row or only"; exit 2 ;; esac
-"$bin" "$@" -o "$tmp/out.csv" 2>"$tmp/err" &
+case "$when" in row | append) need=2 ;; only) need=1 ;; *) echo "interrupt.sh: WHEN is row, only or append"; exit 2 ;; esac
+mode=()
+if [ "$when" = append ]; then # the first round: interrupted after its first row, checked below
+    bash "$0" "$bin" "$check" "$roofline" "$bench" "$sig" row "$@" --keep "$tmp/out.csv" || exit 1
+    cp "$tmp/out.csv" "$tmp/first.csv"
+    before=$(($(wc -l <"$tmp/out.csv") - 1))
+    need=$((before + 2)) mode=(--append)
+fi
+keep=
+if [ $# -ge 2 ] && [ "${*: -2:1}" = --keep ]; then # the file outlives this run, for append
+    keep=${*: -1}
+    set -- "${@:1:$(($# - 2))}"
+fi
+"$bin" "$@" "${mode[@]}" -o "$tmp/out.csv" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 600); do # at most 60 s for the first row (or the header)
     [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo 0)" -ge "$need" ] && break
@@ -49,4 +63,11 @@ else
     "$check" "$tmp/out.csv" --bench "$bench" || { echo "the rows left are not all complete and verified"; exit 1; }
     "$roofline" --summary "$tmp/out.csv" >"$tmp/summary.csv" || { echo "roofline cannot read the file"; exit 1; }
 fi
+if [ "$when" = append ]; then
+    [ "$(grep -c '^schema,' "$tmp/out.csv")" -eq 1 ] || { echo "more than one header after --append"; exit 1; }
+    head -n $((before + 1)) "$tmp/out.csv" | cmp -s - "$tmp/first.csv" || { echo "the first round's rows changed"; exit 1; }
+    [ "$rows" -gt "$before" ] || { echo "the second round added no row to the first's $before"; exit 1; }
+    echo "interrupt: the first round's $before row(s) kept, $((rows - before)) added under the one header"
+fi
+[ -n "$keep" ] && cp "$tmp/out.csv" "$keep"
 echo "interrupt: SIG$sig ($when) after $rows complete row(s), exit 130 after $secs s"

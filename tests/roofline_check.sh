@@ -175,6 +175,35 @@ v=$(col "$tmp/sa.csv" flags_sp nodeC); [ "$v" = above_ceiling ] && ok "flags_sp:
 v=$(col "$tmp/hp.csv" pct_of_ceiling ',hp,128'); near "$v" 76 && ok "hp row: 76% of the hp copy" || bad "hp pct $v"
 v=$(col "$tmp/hp.csv" ceiling_kernel ',dp,256'); [ "$v" = copy ] && ok "dp ceiling copy, not triad" || bad "dp ceiling kernel $v"
 
+# 10b. several rows of one case (the main job's rounds): the best row is the case's figure,
+# classified once; the rows' number, lowest and median beside it; every row's ceiling the best
+# copy of its precision and store kind across the rounds
+rf="$fx/rounds.csv"
+"$rl" --summary "$rf" >"$tmp/rs.csv" 2>/dev/null || bad "summary of rounds.csv"
+# aa sp: 300 in round 1, 340 in round 2 against a ceiling of 50 GB/s / 152 B = 328.9: its best
+# row is above the ceiling, so aa is not the headline, nor is its slower round (300)
+v=$(col "$tmp/rs.csv" kernel_sp nodeR)/$(col "$tmp/rs.csv" mflups_sp nodeR)
+[ "$v" = pull_nt/280 ] && ok "rounds: aa's best round above its ceiling, headline pull_nt 280" || bad "rounds: headline sp '$v', want pull_nt/280"
+v=$(col "$tmp/rs.csv" rounds_sp nodeR)/$(col "$tmp/rs.csv" mflups_rounds_min_sp nodeR)/$(col "$tmp/rs.csv" mflups_rounds_med_sp nodeR)
+[ "$v" = 2/270/275 ] && ok "rounds: sp headline's 2 rows, lowest 270, median 275" || bad "rounds sp spread '$v', want 2/270/275"
+v=$(col "$tmp/rs.csv" kernel_dp nodeR)/$(col "$tmp/rs.csv" mflups_dp nodeR)/$(col "$tmp/rs.csv" rounds_dp nodeR)/$(col "$tmp/rs.csv" mflups_rounds_min_dp nodeR)/$(col "$tmp/rs.csv" mflups_rounds_med_dp nodeR)
+[ "$v" = aa/155/2/150/152.5 ] && ok "rounds: dp headline aa, best of 2 rounds: $v" || bad "rounds dp '$v', want aa/155/2/150/152.5"
+v=$(col "$tmp/rs.csv" copy_dram_GBs nodeR)/$(col "$tmp/rs.csv" copy_rounds nodeR)/$(col "$tmp/rs.csv" copy_dram_GBs_rounds_min nodeR)/$(col "$tmp/rs.csv" copy_dram_GBs_rounds_med nodeR)
+[ "$v" = 50/2/40/45 ] && ok "rounds: copy best 50 of 2 rounds, lowest 40, median 45" || bad "rounds copy '$v', want 50/2/40/45"
+# the same rows in another order give the same summary (a case is a set of rows, not a sequence)
+{ head -1 "$rf"; tail -n +2 "$rf" | sort -r; } >"$tmp/rounds-rev.csv"
+"$rl" --summary "$tmp/rounds-rev.csv" >"$tmp/rs2.csv" 2>/dev/null
+cmp -s "$tmp/rs.csv" "$tmp/rs2.csv" && ok "rounds: row order does not change the summary" || bad "rounds: order changes the summary: $(diff "$tmp/rs.csv" "$tmp/rs2.csv")"
+# the table: each kernel's best round with its flags, the rounds and the lowest beside it
+"$rl" --table "$rf" >"$tmp/rt.txt" 2>/dev/null
+grep -Eq '^ +aa +sp +340\.0 +103\.4 +copy_nt +- +2 +300\.0 +above_ceiling$' "$tmp/rt.txt" &&
+    grep -Eq '^ +copy_nt +sp +50\.0 +50\.0 +- +- +2 +40\.0$' "$tmp/rt.txt" &&
+    ok "rounds: --table shows the best round, its flags, the rounds and the lowest" || bad "rounds --table: $(cat "$tmp/rt.txt")"
+# the report: every row, the round-1 ones too, against the best copy across the rounds
+"$rl" "$rf" >"$tmp/rr.csv" 2>/dev/null || bad "report of rounds.csv"
+v=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kernel"] == "aa" && $c["precision"] == "sp" { printf "%s:%s:%s ", $c["mflups"], $c["ceiling_bw_GBs"], $c["flags"] }' "$tmp/rr.csv")
+[ "$v" = "300:50: 340:50:above_ceiling " ] && ok "rounds: each aa sp row against the best copy of both rounds" || bad "rounds report aa sp '$v'"
+
 # 11. --table: a short plain-text table per device
 "$rl" --table "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/t.txt" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && grep -q '^Xeon X (cpu on host nodeA)' "$tmp/t.txt" && ! grep -q ',' "$tmp/t.txt" &&

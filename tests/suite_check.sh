@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # suite_check.sh SUITE BUILD CSV_CHECK: the main job as a person meets it, on tiny domains:
-# a whole run (results, the table on the terminal, the CPU peak bandwidth in the rows), then
-# SIGINT and SIGTERM in the middle of a step (exit 130 within seconds, "interrupted", an
+# a whole run (results, the table on the terminal, the CPU peak bandwidth in the rows, the CPU
+# steps in alternated rounds adding to one file each), then SIGINT and SIGTERM in the middle of
+# a step, of the first round and of a later one (exit 130 within seconds, "interrupted", an
 # INCOMPLETE file naming the missing steps, only complete rows left), and the DRAM peak reader
 # on recorded memory tables.
 set -u
@@ -15,8 +16,8 @@ quick=(SUITE_STREAM_CPU_ARGS="--size 1M --reps 3 --warmup 1 --kernel copy,copy_n
     SUITE_LBM_CPU_ARGS="--size 16 --steps 2 --reps 2 --warmup 1 --kernel pull,aa"
     SUITE_STREAM_GPU_ARGS="--size 1M --reps 3 --warmup 1" SUITE_LBM_GPU_ARGS="--size 16 --steps 2 --reps 2")
 
-# 1. A whole run. A peak bandwidth given by the user lands in every CPU row.
-env "${quick[@]}" SUITE_RESULTS="$tmp/a" SUITE_PEAK_BW_GBS=123.5 bash "$suite" >"$tmp/a.out" 2>"$tmp/a.err"
+# 1. A whole run in two CPU rounds. A peak bandwidth given by the user lands in every CPU row.
+env "${quick[@]}" SUITE_ROUNDS=2 SUITE_RESULTS="$tmp/a" SUITE_PEAK_BW_GBS=123.5 bash "$suite" >"$tmp/a.out" 2>"$tmp/a.err"
 rc=$?
 cat "$tmp/a.err"
 [ $rc -eq 0 ] || fail "the main job exited $rc"
@@ -31,6 +32,24 @@ vals=$(tail -n +2 "$dir/stream.csv" | cut -d, -f"$col" | sort -u)
 [ "$vals" = 123.5 ] || fail "peak_bw_GBs in stream.csv is '$vals', expected 123.5"
 grep -q 'SUITE_PEAK_BW_GBS' "$tmp/a.err" || fail "the run does not say where the peak came from"
 grep -qi 'copy' "$tmp/a.err" && grep -q '%' "$tmp/a.err" || fail "no result table on stderr"
+# each round a process of its own, its rows under the one header: every case twice
+grep -q 'CPU round 2 of 2' "$tmp/a.err" || fail "the run does not say which round it is in"
+for f in stream lbm; do
+    [ "$(grep -c '^schema,' "$dir/$f.csv")" -eq 1 ] || fail "$f.csv: more than one header"
+    twice=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { n[$c["kernel"] "," $c["precision"] "," $c["nx"]]++ } END { for (k in n) if (n[k] != 2) bad++; print (bad ? "no" : "yes") }' "$dir/$f.csv")
+    [ "$twice" = yes ] || fail "$f.csv: not every case measured once per round"
+done
+"$check" "$dir/stream.csv" --bench stream && "$check" "$dir/lbm.csv" --bench lbm || fail "the rounds' rows"
+rc_col=$(head -1 "$dir/summary.csv" | tr ',' '\n' | grep -nx rounds_sp | cut -d: -f1)
+[ "$(tail -1 "$dir/summary.csv" | cut -d, -f"$rc_col")" = 2 ] || fail "summary.csv: rounds_sp is not 2"
+# a number of rounds that is not one: exit 2, one line, no results folder
+for bad in 0 two -1 03; do
+    SUITE_ROUNDS=$bad SUITE_RESULTS="$tmp/bad" bash "$suite" >"$tmp/o" 2>"$tmp/e"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q "SUITE_ROUNDS='$bad'" "$tmp/e" && [ ! -e "$tmp/bad" ] ||
+        fail "SUITE_ROUNDS='$bad': exit $rc, $(cat "$tmp/e")"
+done
 
 # 2. Interrupted in the middle of lbm-cpu: SIGINT to the script's process group, as Ctrl-C at
 # a terminal sends it, and SIGTERM to the script alone.
@@ -62,6 +81,41 @@ for sig in INT TERM; do
     awk -v t="$t" 'BEGIN { exit !(t < 5) }' || fail "SIG$sig: the job took $t s to stop"
 done
 
+# Interrupted in the second round's lbm-cpu: a stand-in lbm-cpu runs the quick case in round 1
+# and a long sweep once it appends (round 2 on). The rows of round 1 and the finished ones of
+# round 2 stay, complete; INCOMPLETE names the round.
+late=$tmp/latebuild
+mkdir -p "$late"
+for e in stream-cpu roofline; do ln -s "$build/$e" "$late/$e"; done
+cat >"$late/lbm-cpu" <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" --append "*)
+    exec "$build/lbm-cpu" --size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3 --kernel pull,aa --append -o "\${@: -1}" ;;
+esac
+exec "$build/lbm-cpu" "\$@"
+EOF
+chmod +x "$late/lbm-cpu"
+env "${quick[@]}" BUILD_DIR="$late" SUITE_ROUNDS=3 SUITE_RESULTS="$tmp/late" \
+    setsid env --default-signal=INT bash "$suite" 2>"$tmp/late.err" &
+pid=$!
+for _ in $(seq 600); do # a row of round 2 (round 1 writes 4: pull and aa, sp and dp), at most 60 s
+    f=$(ls "$tmp/late"/*/lbm.csv 2>/dev/null) && [ "$(wc -l <"$f")" -ge 6 ] && break
+    sleep 0.1
+done
+[ "$(wc -l <"$f" 2>/dev/null || echo 0)" -ge 6 ] || { cat "$tmp/late.err"; fail "round 2 of lbm-cpu never wrote a row"; }
+kill -INT -- "-$pid"
+wait "$pid"
+rc=$?
+cat "$tmp/late.err"
+[ $rc -eq 130 ] || fail "SIGINT in round 2: exit status $rc, expected 130"
+dir=$(dirname "$f")
+grep -q 'during lbm-cpu#2' "$dir/INCOMPLETE" && grep -q '^finished: stream-cpu#1 lbm-cpu#1 stream-cpu#2$' "$dir/INCOMPLETE" &&
+    grep -q '^missing: lbm-cpu#2 stream-cpu#3 lbm-cpu#3 roofline summary$' "$dir/INCOMPLETE" ||
+    { cat "$dir/INCOMPLETE"; fail "SIGINT in round 2: INCOMPLETE does not name the round and what is missing"; }
+[ "$(grep -c '^schema,' "$f")" -eq 1 ] || fail "SIGINT in round 2: more than one header"
+"$check" "$f" --bench lbm || fail "SIGINT in round 2: the rows left are not all complete"
+"$build/roofline" --summary "$dir/stream.csv" "$f" >/dev/null || fail "SIGINT in round 2: roofline cannot read the rows left"
+
 # The GPU steps, run by stand-ins (the CPU executables under the GPU names, a stand-in
 # nvidia-smi): their rows are appended under the CPU rows, and a signal during lbm-gpu stops the
 # executable itself, not only the shell around it (no process left behind).
@@ -72,7 +126,7 @@ ln -s "$build/stream-cpu" "$fake/stream-gpu"
 ln -s "$build/lbm-cpu" "$fake/lbm-gpu"
 printf '#!/bin/sh\necho "GPU 0: stand-in"\n' >"$fake/bin/nvidia-smi"
 chmod +x "$fake/bin/nvidia-smi"
-env "${quick[@]}" PATH="$fake/bin:$PATH" BUILD_DIR="$fake" SUITE_RESULTS="$tmp/g" \
+env "${quick[@]}" SUITE_ROUNDS=1 PATH="$fake/bin:$PATH" BUILD_DIR="$fake" SUITE_RESULTS="$tmp/g" \
     SUITE_LBM_GPU_ARGS="--size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3" \
     setsid bash "$suite" 2>"$tmp/g.err" &
 pid=$!
