@@ -33,8 +33,8 @@ int main(int argc, char **argv)
         v.fieldId = NVML_FI_DEV_POWER_INSTANT;
         if (nvmlDeviceGetFieldValues(dev, 1, &v) == NVML_SUCCESS && v.nvmlReturn == NVML_SUCCESS)
             inst = v.valueType == NVML_VALUE_TYPE_UNSIGNED_INT ? v.value.uiVal * 1e-3
-                   : v.valueType == NVML_VALUE_TYPE_DOUBLE    ? v.value.dVal * 1e-3
-                                                              : (double)v.value.ullVal * 1e-3;
+                   : v.valueType == NVML_VALUE_TYPE_DOUBLE     ? v.value.dVal * 1e-3
+                                                               : (double)v.value.ullVal * 1e-3;
         if (nvmlDeviceGetPowerUsage(dev, &mw) != NVML_SUCCESS) mw = 0;
         printf("%.6f,%.6f,%llu,%.3f,%.3f\n", t - t0, tb - t, r == NVML_SUCCESS ? mj : 0ULL, inst,
                mw * 1e-3);
