@@ -39,6 +39,66 @@ double energy_idle_power(struct energy_meter *m, char *why, size_t whylen)
     return r.energy_J / r.seconds;
 }
 
+int energy_counter_step(const struct energy_counter *c, double *J, double *at)
+{
+    double first, v, a, b, a_prev, deadline;
+    a_prev = c->now(c->ctx);
+    if (c->read(c->ctx, &first)) return -1;
+    deadline = a_prev + ENERGY_STEP_WAIT_S;
+    for (;;) {
+        c->pause(c->ctx);
+        a = c->now(c->ctx);
+        if (c->read(c->ctx, &v)) return -1;
+        b = c->now(c->ctx);
+        if (v != first) {
+            /* the step came after the last old reading began and before this one ended */
+            *J = v;
+            *at = 0.5 * (a_prev + b);
+            return 0;
+        }
+        if (b >= deadline) {
+            *J = v;
+            *at = b;
+            return 1;
+        }
+        a_prev = a;
+    }
+}
+
+int energy_window_account(const struct energy_window *w, struct energy_reading *e, char *why,
+                          size_t whylen)
+{
+    double idle_W, ends_s, ends_J;
+    e->seconds = w->t_work - w->t_start;
+    e->energy_J = NAN;
+    e->polled_J = NAN;
+    if (!(w->e1 > w->e0)) {
+        snprintf(why, whylen, "NVML's energy counter did not advance in %.2f s", w->t1 - w->t0);
+        return 1;
+    }
+    if (!(w->e2 > w->e1) || !(w->t2 > w->t1)) {
+        snprintf(why, whylen,
+                 "NVML's energy counter did not step after the work, so the window's idle ends "
+                 "cannot be taken out");
+        return 1;
+    }
+    /* W = J/s over one step of the idle device right after the window */
+    idle_W = (w->e2 - w->e1) / (w->t2 - w->t1);
+    ends_s = (w->t_start - w->t0) + (w->t1 - w->t_work);
+    ends_J = idle_W * ends_s;
+    e->energy_J = w->e1 - w->e0 - ends_J;
+    if (!(e->energy_J > 0)) {
+        snprintf(why, whylen,
+                 "the window's idle ends (%.3f s at %.1f W) hold all of its %.1f J: no energy "
+                 "left for the work",
+                 ends_s, idle_W, w->e1 - w->e0);
+        e->energy_J = NAN;
+        return 1;
+    }
+    e->polled_J = w->polled_J - ends_J; /* NaN stays NaN */
+    return 0;
+}
+
 int energy_reps_for_window(int reps, double rep_s, int cap)
 {
     double need;

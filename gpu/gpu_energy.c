@@ -1,6 +1,10 @@
 /* gpu_energy.c: the gpu energy meter: NVML's total-energy counter read at both ends of a window,
  * and a sampler thread that polls power, clocks and clock-event (throttle) reasons every
- * GPU_ENERGY_POLL_MS during it. Built without NVML, the meter says so and measures nothing. */
+ * GPU_ENERGY_POLL_MS during it. The counter steps every 100 ms (measured on an H200), so the
+ * window opens on one of its steps just before the work and closes on the first step after it;
+ * the idle ends this adds (a few ms before, up to one step after) are taken out at the idle power
+ * the counter shows over the step after that (energy_window_account). Built without NVML, the
+ * meter says so and measures nothing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,13 +56,15 @@ void energy_meter_close(struct energy_meter *m)
 
 struct energy_meter {
     nvmlDevice_t dev;
-    int instant;            /* 1: NVML_FI_DEV_POWER_INSTANT answers; 0: nvmlDeviceGetPowerUsage */
-    double limit_W;         /* enforced power limit */
-    unsigned long long mj0; /* the energy counter at the window's start, mJ */
-    struct timespec t0;
+    int instant;              /* 1: NVML_FI_DEV_POWER_INSTANT answers; 0: nvmlDeviceGetPowerUsage */
+    double limit_W;           /* enforced power limit */
+    double e0, t0;            /* the counter (J) at the step that opened the window, and when (s) */
+    double t_start;           /* the work started: begin returned */
+    nvmlReturn_t counter_err; /* the last failed read of the counter */
     pthread_t thread;
+    pthread_mutex_t lock; /* sample() runs in the sampler and, at the window's ends, the caller */
     atomic_int stop;
-    /* the sampler's sums (written by the sampler thread, read after it is joined) */
+    /* the sampler's sums (under lock) */
     double last_t, last_W, polled_J, sm_sum, mem_sum;
     int n, power_failed;
     uint64_t events;
@@ -148,9 +154,38 @@ static void *sampler(void *arg)
     const struct timespec period = {0, GPU_ENERGY_POLL_MS * 1000000L};
     while (!atomic_load(&m->stop)) {
         nanosleep(&period, NULL);
-        if (!atomic_load(&m->stop)) sample(m);
+        pthread_mutex_lock(&m->lock);
+        if (!atomic_load(&m->stop)) sample(m); /* none after the window closed */
+        pthread_mutex_unlock(&m->lock);
     }
     return NULL;
+}
+
+/* NVML's counter as energy_counter_step reads it */
+static int counter_read(void *ctx, double *J)
+{
+    struct energy_meter *m = ctx;
+    unsigned long long mj;
+    nvmlReturn_t r = nvmlDeviceGetTotalEnergyConsumption(m->dev, &mj);
+    if (r != NVML_SUCCESS) {
+        m->counter_err = r;
+        return 1;
+    }
+    *J = (double)mj * 1e-3; /* exact: a double holds whole mJ up to 2^53 */
+    return 0;
+}
+
+static double counter_now(void *ctx)
+{
+    (void)ctx;
+    return now_s();
+}
+
+static void counter_pause(void *ctx)
+{
+    const struct timespec t = {0, (long)(ENERGY_STEP_POLL_S * 1e9)};
+    (void)ctx;
+    nanosleep(&t, NULL);
 }
 
 static int nvml_fail(nvmlReturn_t r, const char *what, char *why, size_t whylen)
@@ -189,6 +224,10 @@ int energy_meter_open(struct energy_meter **out, char *why, size_t whylen)
         nvml_fail(r, "nvmlDeviceGetTotalEnergyConsumption", why, whylen);
         goto fail;
     }
+    if (pthread_mutex_init(&m->lock, NULL) != 0) {
+        snprintf(why, whylen, "cannot make the power sampler's lock");
+        goto fail;
+    }
     m->limit_W = nvmlDeviceGetEnforcedPowerLimit(m->dev, &mw) == NVML_SUCCESS ? mw * 1e-3 : NAN;
     m->instant = 1;
     if (isnan(power_W(m))) m->instant = 0;
@@ -202,58 +241,82 @@ fail:
 
 int energy_meter_begin(struct energy_meter *m, char *why, size_t whylen)
 {
-    nvmlReturn_t r;
+    struct energy_counter c = {counter_read, counter_now, counter_pause, m};
+    int r;
     m->last_t = m->last_W = m->polled_J = m->sm_sum = m->mem_sum = 0;
     m->n = m->power_failed = 0;
     m->events = 0;
     atomic_store(&m->stop, 0);
-    sample(m);
-    clock_gettime(CLOCK_MONOTONIC, &m->t0);
-    r = nvmlDeviceGetTotalEnergyConsumption(m->dev, &m->mj0);
-    if (r != NVML_SUCCESS) return nvml_fail(r, "nvmlDeviceGetTotalEnergyConsumption", why, whylen);
+    /* open on a step: a counter read between steps is up to 100 ms stale */
+    r = energy_counter_step(&c, &m->e0, &m->t0);
+    if (r < 0) return nvml_fail(m->counter_err, "nvmlDeviceGetTotalEnergyConsumption", why, whylen);
+    if (r > 0) {
+        snprintf(why, whylen, "NVML's energy counter did not step in %.1f s", ENERGY_STEP_WAIT_S);
+        return 1;
+    }
+    sample(m); /* the first sample, right at the step (no sampler runs yet) */
     if (pthread_create(&m->thread, NULL, sampler, m) != 0) {
         snprintf(why, whylen, "cannot start the power sampler thread");
         return 1;
     }
+    m->t_start = now_s();
     return 0;
 }
 
 int energy_meter_end(struct energy_meter *m, struct energy_reading *e, char *why, size_t whylen)
 {
-    unsigned long long mj1 = 0;
-    struct timespec t1;
-    nvmlReturn_t r;
-    /* the sampler stopped first, then the last sample and the counter read back to back: the
-     * integrated samples and the counter cover the same interval (the sampler's sleep, at most
-     * one poll period, lies inside both) */
-    atomic_store(&m->stop, 1);
-    pthread_join(m->thread, NULL);
+    struct energy_counter c = {counter_read, counter_now, counter_pause, m};
+    struct energy_window w;
+    double sm_sum, mem_sum;
+    uint64_t events;
+    int n, r1, r2;
+    w.t_work = now_s();
+    /* the clocks and reasons of the work: the sums as the work ended */
+    pthread_mutex_lock(&m->lock);
     sample(m);
-    r = nvmlDeviceGetTotalEnergyConsumption(m->dev, &mj1);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    n = m->n;
+    sm_sum = m->sm_sum;
+    mem_sum = m->mem_sum;
+    events = m->events;
+    pthread_mutex_unlock(&m->lock);
+    /* the sampler runs on to the first step after the work, where both meters close */
+    r1 = energy_counter_step(&c, &w.e1, &w.t1);
+    pthread_mutex_lock(&m->lock);
+    sample(m);
+    w.polled_J = m->power_failed ? NAN : m->polled_J;
+    atomic_store(&m->stop, 1);
+    pthread_mutex_unlock(&m->lock);
+    pthread_join(m->thread, NULL);
+    /* one more step of the idle device: the power of the window's idle ends */
+    r2 = r1 == 0 ? energy_counter_step(&c, &w.e2, &w.t2) : 1;
     energy_reading_clear(e);
     snprintf(e->source, sizeof e->source, "nvml");
-    e->seconds = (double)(t1.tv_sec - m->t0.tv_sec) + (double)(t1.tv_nsec - m->t0.tv_nsec) * 1e-9;
+    e->seconds = w.t_work - m->t_start;
     e->power_limit_W = m->limit_W;
-    e->samples = m->n;
-    e->events = m->events;
-    if (m->n > 0) {
-        e->sm_clock_MHz = m->sm_sum / m->n;
-        e->mem_clock_MHz = m->mem_sum / m->n;
+    e->samples = n;
+    e->events = events;
+    if (n > 0) {
+        e->sm_clock_MHz = sm_sum / n;
+        e->mem_clock_MHz = mem_sum / n;
     }
-    if (!m->power_failed) e->polled_J = m->polled_J;
-    if (r != NVML_SUCCESS) return nvml_fail(r, "nvmlDeviceGetTotalEnergyConsumption", why, whylen);
-    if (mj1 <= m->mj0) {
-        snprintf(why, whylen, "NVML's energy counter did not advance in %.2f s", e->seconds);
+    if (r1 < 0 || r2 < 0)
+        return nvml_fail(m->counter_err, "nvmlDeviceGetTotalEnergyConsumption", why, whylen);
+    if (r1 > 0) {
+        snprintf(why, whylen, "NVML's energy counter did not step in %.1f s after the work",
+                 ENERGY_STEP_WAIT_S);
         return 1;
     }
-    e->energy_J = (double)(mj1 - m->mj0) * 1e-3;
-    return 0;
+    if (r2 > 0) w.e2 = w.e1; /* no idle step: energy_window_account says so */
+    w.e0 = m->e0;
+    w.t0 = m->t0;
+    w.t_start = m->t_start;
+    return energy_window_account(&w, e, why, whylen);
 }
 
 void energy_meter_close(struct energy_meter *m)
 {
     if (!m) return;
+    pthread_mutex_destroy(&m->lock);
     free(m);
     nvmlShutdown();
 }
