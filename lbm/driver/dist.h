@@ -17,8 +17,8 @@ int dist_rank(void);       /* in the whole job */
 int dist_size(void);       /* ranks of the whole job */
 int dist_local_rank(void); /* among the ranks of this node */
 int dist_have_mpi(void);   /* built with MPI */
-/* MPI_Dims_create's balanced split of n ranks, most along z, fewest along x (n = 1 without
- * MPI). */
+/* The balanced split of n ranks, most along z, fewest along x (decomp_dims: the grid Open MPI's
+ * MPI_Dims_create makes). */
 int dist_dims_create(int n, int procs[3]);
 /* The largest value of v over the job's ranks (exit codes, error flags). */
 int dist_max_int(int v);

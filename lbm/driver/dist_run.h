@@ -1,0 +1,57 @@
+/* dist_run.h: a distributed run's state, shared by the files that implement dist.h (dist.c: the
+ * case and the reductions; dist_halo.c: halo paths, buffers and the exchange; dist_loop.c: the
+ * update loop). Not for the rest of the driver: dist.h is its interface. */
+#ifndef LBM_DIST_RUN_H
+#define LBM_DIST_RUN_H
+
+#include "decomp.h"
+#include "dist.h"
+#include "dist_mpi.h"
+
+/* How a halo travels (--halo): MPI reads and writes the backend's buffers (device: the CPU, or
+ * a GPU with CUDA-aware MPI); the backend copies it into the neighbour's receive buffer in host
+ * memory that MPI shares between the ranks of a node (node: an MPI-3 shared-memory window,
+ * pinned, and a message of 0 bytes says it is there: no copy by the CPU); or MPI sends it
+ * between pinned host buffers (host). */
+enum { VIA_DEVICE, VIA_NODE, VIA_HOST };
+
+struct halo {
+    struct decomp_halo g; /* where it goes, what it carries, from and to which cells */
+    int node_peer;        /* the peer's rank among the run's ranks on this node, or -1 */
+    int via;              /* VIA_* */
+    size_t bytes;
+    /* Receive buffers come in pairs, used on alternate updates: a receive is posted before the
+     * previous update's copy out of its buffer (queued on the device) has surely run, and with
+     * a neighbour ahead by one update its data would otherwise overwrite the buffer under that
+     * copy (seen on 4 H200s in a line: wrong states, intermittently) */
+    void *sbuf, *rbuf[2];   /* backend memory */
+    void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
+    void *phost[2];         /* VIA_NODE: the neighbour's rhost[], where this rank's halo goes */
+};
+
+struct dist_run {
+    struct dist_comm *comm;
+    char *pinned; /* the range of the node's window registered with the backend, or NULL */
+    size_t pinned_bytes;
+    int vias;     /* bit set of the VIA_* this rank's halos take */
+    int vias_all; /* ... and any rank's of the run */
+    int rank, size;
+    struct lbm_case c; /* the local case */
+    struct halo h[DECOMP_MAX_HALOS];
+    int nh;
+    size_t box_lo[DECOMP_MAX_BOXES][3], box_hi[DECOMP_MAX_BOXES][3]; /* decomp_boxes */
+    int nbox;
+    int flip; /* which receive buffer of each pair this exchange uses */
+    struct lbm_state *s;
+};
+
+/* dist_halo.c: the exchange of one update, in three parts (dist_loop.c interleaves the interior
+ * update with them): post the receives and pack every halo from the next lattice; send once
+ * packed; wait and unpack into the next lattice's ghost layers. */
+int dist_halo_pack(struct dist_run *r, char *err, size_t errlen);
+int dist_halo_send(struct dist_run *r, char *err, size_t errlen);
+int dist_halo_finish(struct dist_run *r, char *err, size_t errlen);
+/* frees the halo buffers and unpins the window (before the window itself goes) */
+void dist_halo_free(struct dist_run *r);
+
+#endif
