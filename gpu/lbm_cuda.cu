@@ -3,7 +3,6 @@
  * launched through lbm_dispatch.cu; the distributed calls are in lbm_cuda_dist.cu. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "gpu_check.h"
 #include "gpu_facts.h"

@@ -1,7 +1,6 @@
 /* lbm_cuda_dist.cu: the CUDA LBM backend's calls for distributed runs (lbm/lbm_dist_backend.h):
  * boxes and halos queued on two streams, halo buffers, pinning, device selection. */
 #include <stdio.h>
-#include <string.h>
 
 #include "gpu_check.h"
 #include "lbm_dist_backend.h"
