@@ -1,8 +1,8 @@
-/* stream_cuda.cu: the CUDA STREAM backend. Kernels move words (16-byte uint4 where every address
- * allows it, else 8 bytes or one element), ILP independent words in flight per thread, grid-stride
- * so any grid size covers the array; each repetition is timed with CUDA events. STREAM's scale,
- * add, triad and store compute on the lanes of a word; load sums in double, one partial sum per
- * block (a block reduction, no atomics) that the host adds after the run. */
+/* stream_cuda.cu: the CUDA STREAM backend: the one table from (kernel, precision, word, ILP) to an
+ * instance of stream_kernels.cuh's kernels, their launches and the contract of stream/stream.h.
+ * Each repetition is timed with CUDA events. STREAM's scale, add, triad and store compute on the
+ * lanes of a word; load sums in double, one partial sum per block (a block reduction, no atomics)
+ * that the host adds after the run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "gpu_check.h"
 #include "gpu_facts.h"
 #include "stream.h"
-#include "stream_values.h"
+#include "stream_kernels.cuh"
 
 extern "C" const char stream_backend_name[] = "gpu";
 
@@ -26,11 +26,6 @@ extern "C" const char stream_backend_name[] = "gpu";
  * resident blocks per multiprocessor, grid-stride) at 1 GiB
  * (data/stream/gpu-kernels-h100-2026-11-23). */
 #define LOAD_ILP 4
-
-struct ptrs19 {
-    const char *s[19];
-    char *d[19];
-};
 
 struct stream_arrays {
     struct stream_case c;
@@ -47,226 +42,137 @@ struct stream_arrays {
     double sum; /* load: the last run's sum, for the check */
 };
 
-template <typename W, int ILP>
-__global__ void copy_kernel(W *__restrict__ d, const W *__restrict__ s, size_t nw)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x * ILP;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x * ILP + threadIdx.x; i < nw; i += stride) {
-        W r[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            size_t j = i + (size_t)k * blockDim.x;
-            if (j < nw) r[k] = s[j];
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            size_t j = i + (size_t)k * blockDim.x;
-            if (j < nw) d[j] = r[k];
-        }
-    }
-}
-
-/* 19 loads in flight, then 19 stores: the access pattern of one D3Q19 update per index. 19 uint4
- * words need about 90 registers: under a 1024-thread bound (64 each) ptxas spills them, so the
- * 16-byte kernel is bounded at COPY19_WIDE_MAX threads and larger blocks use 8-byte words
- * (-Xptxas -v: no spills in either). */
-#define COPY19_WIDE_MAX 512
-template <typename W, int MAXT>
-__global__ void __launch_bounds__(MAXT) copy19_kernel(ptrs19 p, size_t nw)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nw; i += stride) {
-        W r[19];
-#pragma unroll
-        for (int j = 0; j < 19; j++)
-            r[j] = ((const W *)p.s[j])[i];
-#pragma unroll
-        for (int j = 0; j < 19; j++)
-            ((W *)p.d[j])[i] = r[j];
-    }
-}
-
-/* STREAM's scale, add, triad (STREAM_Q), load and store on words W holding sizeof(W)/sizeof(T)
- * values of type T. K is the kernel (a compile-time constant: each instance keeps only its own
- * loads and arithmetic). load: each thread sums in double, the block reduces through warp
- * shuffles and shared memory, thread 0 writes partial[blockIdx.x]. */
-template <typename T, typename W> union lanes {
-    W w;
-    T t[sizeof(W) / sizeof(T)];
+/* The kernels by the arguments they take: a copy, copy19's 19 arrays, the STREAM operations;
+ * memcpy is cudaMemcpyAsync. */
+enum gpu_stream_family {
+    GPU_STREAM_NONE,
+    GPU_STREAM_MEMCPY,
+    GPU_STREAM_COPY,
+    GPU_STREAM_COPY19,
+    GPU_STREAM_OPS
 };
+/* ops_kernel's kernels (its template parameter K) */
+#define GPU_STREAM_OPS(X)                                                                          \
+    X(STREAM_SCALE) X(STREAM_ADD) X(STREAM_TRIAD) X(STREAM_LOAD) X(STREAM_STORE)
+/* Words of the main loop by their bytes; one element of a precision is the word of its size */
+#define GPU_STREAM_WORDS(X) X(16, uint4) X(8, unsigned long long) X(4, unsigned)
+/* Precisions by element size: the value type ops_kernel computes in (and init_kernel writes) */
+#define GPU_STREAM_PRECISIONS(X) X(4, float) X(8, double)
+/* Words in flight per thread (--ilp) */
+#define GPU_STREAM_ILPS(X) X(1) X(2) X(4) X(8)
 
-template <int K, typename T, typename W, int ILP>
-__global__ void ops_kernel(W *__restrict__ d, const W *__restrict__ x, const W *__restrict__ y,
-                           size_t nw, double *__restrict__ partial)
-{
-    constexpr int L = sizeof(W) / sizeof(T);
-    constexpr bool reads_x = K != STREAM_STORE, reads_y = K == STREAM_ADD || K == STREAM_TRIAD;
-    const T q = (T)STREAM_Q;
-    const size_t stride = (size_t)gridDim.x * blockDim.x * ILP;
-    double sum = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x * ILP + threadIdx.x; i < nw; i += stride) {
-        lanes<T, W> a[ILP], b[ILP];
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            size_t j = i + (size_t)k * blockDim.x;
-            if (j < nw) {
-                if (reads_x) a[k].w = x[j];
-                if (reads_y) b[k].w = y[j];
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < ILP; k++) {
-            size_t j = i + (size_t)k * blockDim.x;
-            if (j >= nw) continue;
-            if (K == STREAM_LOAD) {
-#pragma unroll
-                for (int l = 0; l < L; l++)
-                    sum += (double)a[k].t[l];
-            } else {
-                lanes<T, W> r;
-#pragma unroll
-                for (int l = 0; l < L; l++) {
-                    if (K == STREAM_SCALE)
-                        r.t[l] = q * a[k].t[l];
-                    else if (K == STREAM_ADD)
-                        r.t[l] = a[k].t[l] + b[k].t[l];
-                    else if (K == STREAM_TRIAD)
-                        r.t[l] = a[k].t[l] + q * b[k].t[l];
-                    else
-                        r.t[l] = (T)STREAM_STORE_VALUE;
-                }
-                d[j] = r.w;
-            }
-        }
-    }
-    if (K == STREAM_LOAD) {
-        __shared__ double warp_sums[32];
-        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-        for (int o = 16; o > 0; o /= 2)
-            sum += __shfl_down_sync(0xffffffffu, sum, o);
-        if (lane == 0) warp_sums[warp] = sum;
-        __syncthreads();
-        if (warp == 0) {
-            sum = lane < (int)(blockDim.x / 32) ? warp_sums[lane] : 0.0;
-            for (int o = 16; o > 0; o /= 2)
-                sum += __shfl_down_sync(0xffffffffu, sum, o);
-            if (lane == 0) partial[blockIdx.x] = sum;
-        }
-    }
-}
-
-/* ops_kernel for (kernel, value type) at run time's word size and ILP */
-template <int K, typename T, typename W> static const void *ops_fn_ilp(int ilp)
-{
-    switch (ilp) {
-    case 1:
-        return (const void *)ops_kernel<K, T, W, 1>;
-    case 2:
-        return (const void *)ops_kernel<K, T, W, 2>;
-    case 4:
-        return (const void *)ops_kernel<K, T, W, 4>;
-    default:
-        return (const void *)ops_kernel<K, T, W, 8>;
-    }
-}
-
-/* word of one element: 4 bytes (sp) or 8 (dp) */
-template <typename T> struct elem_word;
-template <> struct elem_word<float> {
-    typedef unsigned type;
-};
-template <> struct elem_word<double> {
-    typedef unsigned long long type;
-};
-
-template <int K, typename T> static const void *ops_fn_word(size_t wb, int ilp)
-{
-    if (wb == 16) return ops_fn_ilp<K, T, uint4>(ilp);
-    if (wb == 8 && sizeof(T) < 8) return ops_fn_ilp<K, T, unsigned long long>(ilp);
-    return ops_fn_ilp<K, T, typename elem_word<T>::type>(ilp);
-}
-
-template <typename T> static const void *ops_fn_prec(enum stream_kernel k, size_t wb, int ilp)
+static enum gpu_stream_family family_of(enum stream_kernel k)
 {
     switch (k) {
-    case STREAM_SCALE:
-        return ops_fn_word<STREAM_SCALE, T>(wb, ilp);
-    case STREAM_ADD:
-        return ops_fn_word<STREAM_ADD, T>(wb, ilp);
-    case STREAM_TRIAD:
-        return ops_fn_word<STREAM_TRIAD, T>(wb, ilp);
-    case STREAM_LOAD:
-        return ops_fn_word<STREAM_LOAD, T>(wb, ilp);
-    case STREAM_STORE:
-        return ops_fn_word<STREAM_STORE, T>(wb, ilp);
+    case STREAM_MEMCPY:
+        return GPU_STREAM_MEMCPY;
+    case STREAM_COPY:
+        return GPU_STREAM_COPY;
+    case STREAM_COPY19:
+        return GPU_STREAM_COPY19;
+#define GPU_STREAM_OPS_CASE_(K) case K:
+        GPU_STREAM_OPS(GPU_STREAM_OPS_CASE_)
+#undef GPU_STREAM_OPS_CASE_
+        return GPU_STREAM_OPS;
+    default:
+        return GPU_STREAM_NONE;
+    }
+}
+
+/* ops_kernel<K, T, W, ILP>, or NULL where a word holds less than one value */
+template <int K, typename T, typename W, int ILP> static const void *ops_instance(void)
+{
+    if constexpr (sizeof(W) >= sizeof(T))
+        return (const void *)ops_kernel<K, T, W, ILP>;
+    else
+        return NULL;
+}
+
+template <int K, typename W, int ILP> static const void *ops_prec(size_t esize)
+{
+    switch (esize) {
+#define GPU_STREAM_PREC_CASE_(es, T)                                                               \
+    case es:                                                                                       \
+        return ops_instance<K, T, W, ILP>();
+        GPU_STREAM_PRECISIONS(GPU_STREAM_PREC_CASE_)
+#undef GPU_STREAM_PREC_CASE_
     default:
         return NULL;
     }
 }
 
-/* The ops_kernel instance for kernel k in this precision, word size and ILP; NULL for the copies.
- */
-static const void *ops_fn(enum stream_kernel k, size_t esize, size_t wb, int ilp)
+template <typename W, int ILP> static const void *ops_for(enum stream_kernel k, size_t esize)
 {
-    return esize == 4 ? ops_fn_prec<float>(k, wb, ilp) : ops_fn_prec<double>(k, wb, ilp);
-}
-
-static int is_ops(enum stream_kernel k)
-{
-    return ops_fn(k, 4, 4, 1) != NULL;
-}
-
-template <typename T> __device__ T poison_value();
-template <> __device__ float poison_value<float>()
-{
-    return __int_as_float(0x7fc00000);
-}
-template <> __device__ double poison_value<double>()
-{
-    return __longlong_as_double(0x7ff8000000000000ll);
-}
-
-/* source values of array `array`, or NaN poison where array < 0 (destinations) */
-template <typename T> __global__ void init_kernel(T *p, size_t n, int array)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        p[i] = array < 0 ? poison_value<T>() : (T)stream_value(i, (unsigned)array);
-}
-
-/* kernel entry for (word type, ILP) chosen at run time */
-template <typename W> static const void *copy_fn(int ilp)
-{
-    switch (ilp) {
-    case 1:
-        return (const void *)copy_kernel<W, 1>;
-    case 2:
-        return (const void *)copy_kernel<W, 2>;
-    case 4:
-        return (const void *)copy_kernel<W, 4>;
+    switch (k) {
+#define GPU_STREAM_OPS_CASE_(K)                                                                    \
+    case K:                                                                                        \
+        return ops_prec<K, W, ILP>(esize);
+        GPU_STREAM_OPS(GPU_STREAM_OPS_CASE_)
+#undef GPU_STREAM_OPS_CASE_
     default:
-        return (const void *)copy_kernel<W, 8>;
+        return NULL;
     }
 }
 
-template <typename W>
-static void launch_copy(int ilp, long blocks, int threads, char *d, const char *s, size_t nw)
+/* copy19's thread bound for its word: 16-byte words need about 90 registers (stream_kernels.cuh) */
+template <typename W> struct copy19_bound {
+    static constexpr int threads = sizeof(W) == 16 ? COPY19_WIDE_MAX : 1024;
+};
+
+/* The instance for kernel k with word W and ILP words per thread (copy19: one) */
+template <typename W, int ILP> static const void *instance(enum stream_kernel k, size_t esize)
 {
-    W *dw = (W *)d;
-    const W *sw = (const W *)s;
-    switch (ilp) {
-    case 1:
-        copy_kernel<W, 1><<<blocks, threads>>>(dw, sw, nw);
-        break;
-    case 2:
-        copy_kernel<W, 2><<<blocks, threads>>>(dw, sw, nw);
-        break;
-    case 4:
-        copy_kernel<W, 4><<<blocks, threads>>>(dw, sw, nw);
-        break;
+    switch (family_of(k)) {
+    case GPU_STREAM_COPY:
+        return (const void *)copy_kernel<W, ILP>;
+    case GPU_STREAM_COPY19:
+        return ILP == 1 ? (const void *)copy19_kernel<W, copy19_bound<W>::threads> : NULL;
+    case GPU_STREAM_OPS:
+        return ops_for<W, ILP>(k, esize);
     default:
-        copy_kernel<W, 8><<<blocks, threads>>>(dw, sw, nw);
-        break;
+        return NULL;
+    }
+}
+
+template <typename W> static const void *instance_ilp(enum stream_kernel k, size_t esize, int ilp)
+{
+    switch (ilp) {
+#define GPU_STREAM_ILP_CASE_(I)                                                                    \
+    case I:                                                                                        \
+        return instance<W, I>(k, esize);
+        GPU_STREAM_ILPS(GPU_STREAM_ILP_CASE_)
+#undef GPU_STREAM_ILP_CASE_
+    default:
+        return NULL;
+    }
+}
+
+/* The kernel instance for kernel k on elements of esize bytes, moved in words of wb bytes with
+ * ilp words in flight per thread; NULL for none (memcpy, the CPU's kernels) */
+static const void *stream_fn(enum stream_kernel k, size_t esize, size_t wb, int ilp)
+{
+    switch (wb) {
+#define GPU_STREAM_WORD_CASE_(bytes, W)                                                            \
+    case bytes:                                                                                    \
+        return instance_ilp<W>(k, esize, ilp);
+        GPU_STREAM_WORDS(GPU_STREAM_WORD_CASE_)
+#undef GPU_STREAM_WORD_CASE_
+    default:
+        return NULL;
+    }
+}
+
+/* init_kernel in the precision of esize-byte elements */
+static const void *init_fn(size_t esize)
+{
+    switch (esize) {
+#define GPU_STREAM_INIT_CASE_(es, T)                                                               \
+    case es:                                                                                       \
+        return (const void *)init_kernel<T>;
+        GPU_STREAM_PRECISIONS(GPU_STREAM_INIT_CASE_)
+#undef GPU_STREAM_INIT_CASE_
+    default:
+        return NULL;
     }
 }
 
@@ -322,91 +228,48 @@ static size_t choose_word(const struct stream_arrays *a, int threads)
     return a->esize;
 }
 
-/* Enqueues one repetition; returns the launch's (or the memcpy's) status. */
+/* Queues kernel a->c.kernel over nw words of wb bytes from byte `skip` of every array, load's
+ * partial sums from `part`; returns the launch's status. */
+static cudaError_t launch_words(const struct stream_arrays *a, size_t wb, int ilp, size_t skip,
+                                size_t nw, dim3 grid, dim3 block, double *part)
+{
+    struct ptrs19 q = a->p;
+    void *copy_args[] = {&q.d[0], &q.s[0], &nw};
+    void *copy19_args[] = {&q, &nw};
+    void *ops_args[] = {&q.d[0], &q.s[0], &q.s[1], &nw, &part};
+    void **args = copy_args;
+    for (int j = 0; j < 19; j++) {
+        q.s[j] = q.s[j] ? q.s[j] + skip : NULL;
+        q.d[j] = q.d[j] ? q.d[j] + skip : NULL;
+    }
+    if (family_of(a->c.kernel) == GPU_STREAM_COPY19) args = copy19_args;
+    if (family_of(a->c.kernel) == GPU_STREAM_OPS) args = ops_args;
+    return cudaLaunchKernel(stream_fn(a->c.kernel, a->esize, wb, ilp), grid, block, args, 0, 0);
+}
+
+/* Enqueues one repetition: the main loop in words, then the rest (< 16 bytes) one element per
+ * access (load: into the last partial sum); returns the launch's (or the memcpy's) status. */
 static cudaError_t launch(struct stream_arrays *a)
 {
     size_t wb = word_bytes(a);
     size_t total = a->c.n * a->esize;
     size_t nw = total / wb, tail = (total - nw * wb) / a->esize;
-    int t = a->threads;
-
-    if (is_ops(a->c.kernel)) {
-        const void *fn = ops_fn(a->c.kernel, a->esize, wb, a->ilp);
-        char *d = a->p.d[0];
-        const char *x = a->p.s[0], *y = a->p.s[1];
-        double *part = a->partial;
-        void *args[] = {&d, &x, &y, &nw, &part};
-        cudaError_t e =
-            cudaLaunchKernel(fn, dim3((unsigned)a->blocks), dim3((unsigned)t), args, 0, 0);
-        if (e != cudaSuccess || !tail) return e != cudaSuccess ? e : cudaGetLastError();
-        /* the last elements, one per access, into the last partial sum */
-        fn = ops_fn(a->c.kernel, a->esize, a->esize, 1);
-        d = d ? d + nw * wb : d;
-        x = x ? x + nw * wb : x;
-        y = y ? y + nw * wb : y;
-        part = part ? part + a->blocks : part;
-        nw = tail;
-        e = cudaLaunchKernel(fn, dim3(1), dim3(32), args, 0, 0);
-        return e != cudaSuccess ? e : cudaGetLastError();
-    }
-    switch (a->c.kernel) {
-    case STREAM_MEMCPY:
+    cudaError_t e;
+    if (family_of(a->c.kernel) == GPU_STREAM_MEMCPY)
         return cudaMemcpyAsync(a->p.d[0], a->p.s[0], total, cudaMemcpyDeviceToDevice, 0);
-    case STREAM_COPY:
-        if (wb == 16)
-            launch_copy<uint4>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
-        else if (wb == 8)
-            launch_copy<unsigned long long>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
-        else
-            launch_copy<unsigned>(a->ilp, a->blocks, t, a->p.d[0], a->p.s[0], nw);
-        if (tail) {
-            size_t skip = nw * wb;
-            if (a->esize == 8)
-                launch_copy<unsigned long long>(1, 1, 32, a->p.d[0] + skip, a->p.s[0] + skip, tail);
-            else
-                launch_copy<unsigned>(1, 1, 32, a->p.d[0] + skip, a->p.s[0] + skip, tail);
-        }
-        break;
-    case STREAM_COPY19:
-        if (wb == 16)
-            copy19_kernel<uint4, COPY19_WIDE_MAX><<<a->blocks, t>>>(a->p, nw);
-        else if (wb == 8)
-            copy19_kernel<unsigned long long, 1024><<<a->blocks, t>>>(a->p, nw);
-        else
-            copy19_kernel<unsigned, 1024><<<a->blocks, t>>>(a->p, nw);
-        if (tail) {
-            ptrs19 q = a->p;
-            for (int j = 0; j < 19; j++) {
-                q.s[j] += nw * wb;
-                q.d[j] += nw * wb;
-            }
-            if (a->esize == 8)
-                copy19_kernel<unsigned long long, 1024><<<1, 32>>>(q, tail);
-            else
-                copy19_kernel<unsigned, 1024><<<1, 32>>>(q, tail);
-        }
-        break;
-    default:
-        break;
-    }
-    return cudaGetLastError();
+    e = launch_words(a, wb, a->ilp, 0, nw, dim3((unsigned)a->blocks), dim3((unsigned)a->threads),
+                     a->partial);
+    if (e != cudaSuccess || !tail) return e != cudaSuccess ? e : cudaGetLastError();
+    e = launch_words(a, a->esize, 1, nw * wb, tail, dim3(1), dim3(32),
+                     a->partial ? a->partial + a->blocks : NULL);
+    return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 static double occupancy_of(const struct stream_arrays *a)
 {
-    const void *fn;
-    size_t wb = word_bytes(a);
     if (a->c.kernel == STREAM_MEMCPY) return NAN;
-    if (is_ops(a->c.kernel))
-        fn = ops_fn(a->c.kernel, a->esize, wb, a->ilp);
-    else if (a->c.kernel == STREAM_COPY19)
-        fn = wb == 16 ? (const void *)copy19_kernel<uint4, COPY19_WIDE_MAX>
-                      : (wb == 8 ? (const void *)copy19_kernel<unsigned long long, 1024>
-                                 : (const void *)copy19_kernel<unsigned, 1024>);
-    else
-        fn = wb == 16 ? copy_fn<uint4>(a->ilp)
-                      : (wb == 8 ? copy_fn<unsigned long long>(a->ilp) : copy_fn<unsigned>(a->ilp));
-    return gpu_occupancy(fn, a->threads, a->blocks);
+    return gpu_occupancy(stream_fn(a->c.kernel, a->esize, word_bytes(a), a->ilp), a->threads,
+                         a->blocks);
 }
 
 extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
@@ -433,18 +296,19 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
         a->p.d[j] = a->base + l.dst[j];
     for (int j = 0; j < l.nsrc + l.ndst; j++) {
         char *p = j < l.nsrc ? (char *)a->p.s[j] : a->p.d[j - l.nsrc];
+        size_t n = c->n;
         int array = j < l.nsrc ? j : -1;
-        if (a->esize == 4)
-            init_kernel<float><<<4096, 256>>>((float *)p, c->n, array);
-        else
-            init_kernel<double><<<4096, 256>>>((double *)p, c->n, array);
+        void *args[] = {&p, &n, &array};
+        if (gpu_check(cudaLaunchKernel(init_fn(a->esize), dim3(4096), dim3(256), args, 0, 0),
+                      "init kernel", err, errlen))
+            goto fail;
     }
     if (gpu_check(cudaGetLastError(), "init kernel", err, errlen) ||
         gpu_check(cudaDeviceSynchronize(), "init kernel", err, errlen))
         goto fail;
     a->threads = c->threads ? c->threads : DEFAULT_THREADS;
     a->word = choose_word(a, a->threads);
-    a->ilp = c->kernel == STREAM_COPY || is_ops(c->kernel)
+    a->ilp = c->kernel == STREAM_COPY || family_of(c->kernel) == GPU_STREAM_OPS
                  ? (c->ilp ? c->ilp : (c->kernel == STREAM_LOAD ? LOAD_ILP : DEFAULT_ILP))
                  : 1;
     {

@@ -1,0 +1,120 @@
+/* lbm_cuda_dist.cu: the CUDA LBM backend's calls for distributed runs (lbm/lbm_dist_backend.h):
+ * boxes and halos queued on two streams, halo buffers, pinning, device selection. */
+#include <stdio.h>
+
+#include "gpu_check.h"
+#include "lbm_dist_backend.h"
+#include "lbm_gpu.h"
+
+extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3],
+                              int queue, char *err, size_t errlen)
+{
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
+    dim3 g((unsigned)((hi[0] - lo[0] + s->threads - 1) / s->threads), (unsigned)(hi[1] - lo[1]),
+           (unsigned)(hi[2] - lo[2]));
+    const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
+    int ghosts = 0; /* does a cell of the box pull from a ghost layer? */
+    for (int a = 0; a < 3; a++)
+        ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
+    cudaError_t e =
+        gpu_lbm_launch_pull(s, ghosts ? GPU_PULL_BOX_GHOSTS : GPU_PULL_BOX, g, (int)lo[0],
+                            (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
+    return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err, errlen);
+}
+
+extern "C" int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
+                             const long lo[3], const long hi[3], void *buf, int queue, char *err,
+                             size_t errlen)
+{
+    const size_t n = (size_t)((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])) * (size_t)ndirs;
+    cudaError_t e;
+    if (ndirs < 1 || ndirs > 5) {
+        snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
+        return 1;
+    }
+    if (n == 0) return 0;
+    e = gpu_lbm_launch_halo(s, dirs, ndirs, lo, hi, buf, dir == LBM_HALO_UNPACK, s->q[queue]);
+    return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo kernel launch", err, errlen);
+}
+
+extern "C" void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
+{
+    void *p = NULL;
+    if (mem == LBM_BUFFER_HOST ? cudaMallocHost(&p, bytes ? bytes : 1)
+                               : cudaMalloc(&p, bytes ? bytes : 1))
+        return NULL;
+    return p;
+}
+
+extern "C" void lbm_buffer_free(void *p, enum lbm_buffer_mem mem)
+{
+    if (p && mem == LBM_BUFFER_HOST)
+        cudaFreeHost(p);
+    else if (p)
+        cudaFree(p);
+}
+
+extern "C" int lbm_buffer_copy(struct lbm_state *s, void *dst, const void *src, size_t bytes,
+                               enum lbm_copy_dir dir, char *err, size_t errlen)
+{
+    return gpu_check(
+        cudaMemcpyAsync(dst, src, bytes,
+                        dir == LBM_COPY_TO_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                        s->q[0]),
+        "halo copy", err, errlen);
+}
+
+extern "C" int lbm_host_register(void *p, size_t bytes, enum lbm_pin pin, char *err, size_t errlen)
+{
+    if (pin == LBM_UNPIN) {
+        cudaHostUnregister(p);
+        return 0;
+    }
+    return gpu_check(cudaHostRegister(p, bytes, cudaHostRegisterPortable),
+                     "pinning node-shared halo memory", err, errlen);
+}
+
+extern "C" int lbm_buffers_on_host(void)
+{
+    return 0;
+}
+
+extern "C" int lbm_queues_async(void)
+{
+    return 1;
+}
+
+extern "C" int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen)
+{
+    for (int k = 0; k < 2; k++) {
+        if ((queue < 0 || queue == k) &&
+            gpu_check(cudaStreamSynchronize(s->q[k]), "lbm stream", err, errlen))
+            return 1;
+    }
+    return 0;
+}
+
+extern "C" int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen)
+{
+    return gpu_check(cudaEventRecord(s->qev[0], s->q[0]), "cudaEventRecord", err, errlen) ||
+           gpu_check(cudaEventRecord(s->qev[1], s->q[1]), "cudaEventRecord", err, errlen) ||
+           gpu_check(cudaStreamWaitEvent(s->q[0], s->qev[1], 0), "cudaStreamWaitEvent", err,
+                     errlen) ||
+           gpu_check(cudaStreamWaitEvent(s->q[1], s->qev[0], 0), "cudaStreamWaitEvent", err,
+                     errlen);
+}
+
+extern "C" void lbm_swap(struct lbm_state *s)
+{
+    s->cur = 1 - s->cur;
+}
+
+extern "C" int lbm_backend_select(int local_rank, char *err, size_t errlen)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
+        cudaGetLastError();
+        return 0; /* lbm_backend_open says why there is none */
+    }
+    return gpu_check(cudaSetDevice(local_rank % n), "cudaSetDevice", err, errlen);
+}

@@ -1,0 +1,147 @@
+/* lbm_dispatch.cu: the one table from (precision, collision, forcing, variant) to an instance of
+ * the CUDA LBM kernels, and their launches. The lists below and GPU_LBM_VARIANTS (lbm_gpu.h)
+ * generate every instantiation and the lookup alike; launches go through cudaLaunchKernel with
+ * the address the lookup gives, so no second dispatcher names a template. */
+#include <string.h>
+
+#include "lbm_kernels.cuh"
+
+/* Precisions: enum prec, the lattice's value type. A new storage format is one row here (with
+ * its value type's coll_of and load/store conversion in lbm_kernels.cuh). */
+#define GPU_LBM_PRECISIONS(X) X(PREC_SP, float) X(PREC_DP, double)
+/* Collisions: enum lbm_collision (collision.h) */
+#define GPU_LBM_COLLISIONS(X) X(LBM_BGK) X(LBM_TRT) X(LBM_MRT)
+
+/* The instance of variant v for value type T, collision C and forcing F */
+template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
+{
+    switch (v) {
+#define GPU_VARIANT_CASE_(name, kernel)                                                            \
+    case name:                                                                                     \
+        return (const void *)kernel<T, C, F, name>;
+        GPU_LBM_VARIANTS(GPU_VARIANT_CASE_)
+#undef GPU_VARIANT_CASE_
+    default:
+        return NULL;
+    }
+}
+
+template <typename T> static const void *collision_fn(int coll, int forced, enum gpu_lbm_variant v)
+{
+    switch (coll) {
+#define GPU_COLLISION_CASE_(C)                                                                     \
+    case C:                                                                                        \
+        return forced ? variant_fn<T, C, 1>(v) : variant_fn<T, C, 0>(v);
+        GPU_LBM_COLLISIONS(GPU_COLLISION_CASE_)
+#undef GPU_COLLISION_CASE_
+    default:
+        return NULL;
+    }
+}
+
+/* The kernels a precision's state needs besides the updates */
+struct aux_fns {
+    const void *init, *check, *halo;
+};
+
+template <typename T> static struct aux_fns aux_of(void)
+{
+    struct aux_fns a = {(const void *)init_kernel<T>, (const void *)check_kernel<T>,
+                        (const void *)halo_kernel<T>};
+    return a;
+}
+
+static struct aux_fns prec_aux(enum prec p)
+{
+    switch (p) {
+#define GPU_AUX_CASE_(P, T)                                                                        \
+    case P:                                                                                        \
+        return aux_of<T>();
+        GPU_LBM_PRECISIONS(GPU_AUX_CASE_)
+#undef GPU_AUX_CASE_
+    default: {
+        struct aux_fns none = {NULL, NULL, NULL};
+        return none;
+    }
+    }
+}
+
+const void *gpu_lbm_kernel(const struct lbm_case *c, enum gpu_lbm_variant v)
+{
+    const int forced = lbm_forced(c);
+    switch (c->prec) {
+#define GPU_PRECISION_CASE_(P, T)                                                                  \
+    case P:                                                                                        \
+        return collision_fn<T>(c->collision, forced, v);
+        GPU_LBM_PRECISIONS(GPU_PRECISION_CASE_)
+#undef GPU_PRECISION_CASE_
+    default:
+        return NULL;
+    }
+}
+
+enum gpu_lbm_variant gpu_lbm_case_variant(const struct lbm_case *c)
+{
+    if (c->kernel == LBM_PULL_AOS) return GPU_PULL_AOS;
+    return c->kernel == LBM_AA ? GPU_AA_NEIGHBOURS : GPU_PULL;
+}
+
+/* the collision parameters in the lattice's precision, as the kernels take them by value */
+static void *coll_params(struct lbm_state *s)
+{
+    return s->u.c.prec == PREC_SP ? (void *)&s->u.psp : (void *)&s->u.pdp;
+}
+
+cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,
+                                int y0, int z0, cudaStream_t stream)
+{
+    const void *src = s->lat[s->cur];
+    void *dst = s->lat[1 - s->cur];
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0};
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3(s->threads), args, 0, stream);
+}
+
+cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
+{
+    void *lat = s->lat[0];
+    void *args[] = {&lat, &s->u.l, &s->u.b, coll_params(s)};
+    const enum gpu_lbm_variant v = s->aa_even ? GPU_AA_LOCAL : GPU_AA_NEIGHBOURS;
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->grid, dim3(s->threads), args, 0, 0);
+}
+
+cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k)
+{
+    void *lat = s->lat[k];
+    int poison_all = k, aa = s->u.c.kernel == LBM_AA;
+    void *args[] = {&lat, &s->u.l, &s->u.c.place, &poison_all, &aa};
+    return cudaLaunchKernel(prec_aux(s->u.c.prec).init, dim3(4096), dim3(256), args, 0, 0);
+}
+
+cudaError_t gpu_lbm_launch_check(struct lbm_state *s)
+{
+    const void *lat = s->lat[s->cur];
+    size_t g[3];
+    int aa = s->u.c.kernel == LBM_AA;
+    lbm_global_dims(&s->u.c, g);
+    void *args[] = {&lat, &s->u.l, &s->u.c.place, &g[0], &g[1], &g[2], &s->partial, &s->hsum, &aa};
+    return cudaLaunchKernel(prec_aux(s->u.c.prec).check, dim3(GPU_LBM_CHECK_BLOCKS), dim3(256),
+                            args, 0, 0);
+}
+
+cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                                const long hi[3], void *buf, int unpack, cudaStream_t stream)
+{
+    struct dirset ds;
+    void *lat = s->lat[1 - s->cur];
+    long at[3] = {lo[0], lo[1], lo[2]};
+    long ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+    const size_t n = (size_t)(ext[0] * ext[1] * ext[2]) * (size_t)ndirs;
+    const int blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+    memset(&ds, 0, sizeof ds);
+    ds.n = ndirs;
+    for (int k = 0; k < ndirs; k++)
+        ds.d[k] = dirs[k];
+    void *args[] = {&lat,    &s->u.l, &ds,     &at[0], &at[1], &at[2],
+                    &ext[0], &ext[1], &ext[2], &buf,   &unpack};
+    return cudaLaunchKernel(prec_aux(s->u.c.prec).halo, dim3(blocks), dim3(256), args, 0, stream);
+}

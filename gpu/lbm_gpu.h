@@ -1,0 +1,72 @@
+/* lbm_gpu.h: private to the CUDA LBM backend: the state its files share, the variant list and
+ * the dispatcher (lbm_dispatch.cu) that the single-domain (lbm_cuda.cu) and distributed
+ * (lbm_cuda_dist.cu) calls launch through. C++ (CUDA) only. */
+#ifndef LBMR_LBM_GPU_H
+#define LBMR_LBM_GPU_H
+
+#include <cuda_runtime.h>
+
+#include "lbm.h"
+
+/* 128 threads per block: the H100 sweep (data/lbm/gpu-block-size-h100-2026-11-22) ran 256^3 sp
+ * at 16861 MFLUP/s with 128 against 16043 with 256 (more blocks resident: occupancy 0.44 vs
+ * 0.38) */
+#define GPU_LBM_DEFAULT_THREADS 128
+/* blocks of lbm_check's reduction kernel (256 threads each): one partial sum per block */
+#define GPU_LBM_CHECK_BLOCKS 1024
+
+struct lbm_state {
+    struct lbm_setup u;
+    char *lat[2];
+    int cur;
+    int threads;
+    dim3 grid;
+    cudaEvent_t ev[2];
+    double *partial;          /* GPU_LBM_CHECK_BLOCKS x 2: mass, non-finite count */
+    unsigned long long *hsum; /* GPU_LBM_CHECK_BLOCKS hash partial sums */
+    cudaStream_t q[2]; /* distributed runs: 0 boundary and halo (high priority), 1 interior */
+    int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
+    cudaEvent_t qev[2];
+};
+
+/* The update kernels, one row each: (variant, kernel template, what it updates). Every row is
+ * instantiated for every precision, collision and forcing in lbm_dispatch.cu's lists; a new
+ * streaming scheme is one row here plus its kernel in lbm_kernels.cuh and its launch arguments.
+ * The variant is the kernel template's last parameter, so each instance keeps only its own
+ * code. */
+#define GPU_LBM_VARIANTS(X)                                                                        \
+    X(GPU_PULL, pull_kernel)            /* pull (SoA), a whole domain without ghost layers */      \
+    X(GPU_PULL_AOS, pull_kernel)        /* pull_aos: the same on an array of structures */         \
+    X(GPU_PULL_BOX, pull_kernel)        /* a box of a sub-domain that reads no ghost layer */      \
+    X(GPU_PULL_BOX_GHOSTS, pull_kernel) /* a box of a sub-domain that reads ghost layers */        \
+    X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
+    X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */
+
+#define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
+enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };
+#undef GPU_LBM_VARIANT_ENUM_
+
+/* The kernel instance of a variant for a case's precision, collision and forcing (a __global__
+ * function's address, for cudaFuncGetAttributes and gpu_occupancy); NULL for none. */
+const void *gpu_lbm_kernel(const struct lbm_case *c, enum gpu_lbm_variant v);
+
+/* The variant whose registers bound a case's block size and set its occupancy: pull, pull_aos,
+ * or aa's neighbour half (the one with more registers) */
+enum gpu_lbm_variant gpu_lbm_case_variant(const struct lbm_case *c);
+
+/* Queue one update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) (the whole domain: 0,
+ * nx, 0, 0) from s->lat[s->cur] into the other lattice on `stream` with pull variant v. */
+cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,
+                                int y0, int z0, cudaStream_t stream);
+/* Queue one in-place aa update of s->lat[0]: the half s->aa_even names. */
+cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);
+/* Fill lattice k with the initial state (k = 1: NaN poison everywhere). */
+cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k);
+/* Reduce the current lattice into s->partial and s->hsum (GPU_LBM_CHECK_BLOCKS each). */
+cudaError_t gpu_lbm_launch_check(struct lbm_state *s);
+/* Queue the copy of populations dirs[0..ndirs) (1 to 5) of the cells [lo, hi) between the next
+ * lattice and buf (unpack: into the lattice) on `stream`. */
+cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                                const long hi[3], void *buf, int unpack, cudaStream_t stream);
+
+#endif

@@ -1,0 +1,335 @@
+/* lbm_kernels.cuh: the CUDA LBM backend's __global__ kernels and their device helpers: the pull
+ * update (two lattices, fused stream-collide, one thread per cell, blocks along x), the in-place
+ * aa update, the initial state, the check's reduction and halo packing. Interior cells gather
+ * with one constant offset per direction; cells on the domain's faces go through pull.h's general
+ * rule (walls, periodic wrap, moving lid). Included by lbm_dispatch.cu alone: the kernels are
+ * instantiated where they are launched (no relocatable device code). */
+#ifndef LBMR_LBM_KERNELS_CUH
+#define LBMR_LBM_KERNELS_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include "init.h"
+#include "lbm_gpu.h"
+#include "pull.h"
+
+template <typename T> struct coll_of;
+template <> struct coll_of<float> {
+    typedef struct lbm_coll_sp type;
+};
+template <> struct coll_of<double> {
+    typedef struct lbm_coll_dp type;
+};
+
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_sp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_sp(f, p, FORCED);
+    else
+        lbm_bgk_sp(f, p, FORCED);
+}
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_dp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_dp(f, p, FORCED);
+    else
+        lbm_bgk_dp(f, p, FORCED);
+}
+
+/* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
+ * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
+ * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
+ * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): GPU_PULL_BOX_GHOSTS
+ * where it touches them, GPU_PULL_BOX for the interior, which never reads a ghost (fewer
+ * registers) */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
+                            struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
+                            int y0, int z0)
+{
+    static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
+                      V == GPU_PULL_BOX_GHOSTS,
+                  "a pull variant");
+    const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
+    const long x = (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z;
+    if (x >= (box ? (long)x1 : (long)l.nx)) return;
+    const typename coll_of<T>::type pc = p;
+    const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long plane = (long)(l.pitch * l.sy);
+    T f[19];
+    const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
+    if ((V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz) {
+        /* rows away from the y and z faces, in the whole-domain kernel and in interior boxes
+         * (which never reach an x side facing another rank): the x ends are selects in the
+         * same instruction stream (a wall's bounce-back or the periodic wrap), so the first and
+         * last warp of each row do not diverge into the general rule */
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        const long nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = src[at];                                                                            \
+    }
+        LBM_D3Q19(GPU_LOADX_)
+#undef GPU_LOADX_
+    } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+#define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
+    f[i] = V == GPU_PULL_AOS ? src[(base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)]             \
+                             : src[(i)*ds + base - (cx) - (cy)*pitch - (cz)*plane];
+        LBM_D3Q19(GPU_LOAD_)
+#undef GPU_LOAD_
+    } else {
+        const T lid = (T)(6.0 * b.lid_ux);
+#define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        int on_lid;                                                                                \
+        size_t at =                                                                                \
+            lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, V == GPU_PULL_BOX_GHOSTS);  \
+        f[i] = src[at] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);              \
+    }
+        LBM_D3Q19(GPU_EDGE_)
+#undef GPU_EDGE_
+    }
+    collide<COLL, FORCED>(f, &pc);
+#define GPU_STORE_(i, cx, cy, cz, o)                                                               \
+    if (V == GPU_PULL_AOS)                                                                         \
+        dst[cell * 19 + (i)] = f[i];                                                               \
+    else                                                                                           \
+        dst[(size_t)i * l.dir_stride + cell] = f[i];
+    LBM_D3Q19(GPU_STORE_)
+#undef GPU_STORE_
+}
+
+/* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
+ * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
+__constant__ signed char aa_cx[19] = {LBM_D3Q19(LBM_CX_)};
+__constant__ signed char aa_cy[19] = {LBM_D3Q19(LBM_CY_)};
+__constant__ signed char aa_cz[19] = {LBM_D3Q19(LBM_CZ_)};
+__constant__ signed char aa_opp[19] = {LBM_D3Q19(LBM_OPP_)};
+__constant__ double aa_w[19] = {LBM_D3Q19(LBM_W_)};
+
+/* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
+ * direction d's post-collision value sits in slot opp(d) of its cell. V = GPU_AA_NEIGHBOURS (the
+ * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
+ * plus the lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d)
+ * of the cell, with opp(d)'s lid term). GPU_AA_LOCAL: slot d in, collide, slot opp(d) out. Every
+ * location is read and written by one thread, and a thread writes exactly the locations it
+ * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
+ * which no other thread writes during the launch. They matter most: with plain loads the even
+ * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; the cause,
+ * likely addresses held across the collision, is not established). */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
+                          typename coll_of<T>::type p)
+{
+    static_assert(V == GPU_AA_NEIGHBOURS || V == GPU_AA_LOCAL, "an aa variant");
+    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = blockIdx.y, z = blockIdx.z;
+    if (x >= (long)l.nx) return;
+    const typename coll_of<T>::type pc = p;
+    const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
+    T f[19];
+    if (V == GPU_AA_LOCAL) {
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i)*ds + (long)cell);
+        LBM_D3Q19(AA_LOAD_)
+#undef AA_LOAD_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = f[i];
+        LBM_D3Q19(AA_STORE_)
+#undef AA_STORE_
+    } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+        /* rows away from the y and z faces: the x ends are selects in the same instruction
+         * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
+         * last warp of a row do not diverge into the general rule (as in pull_kernel) */
+        const long c = (long)cell, nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define AA_LOADX_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i)*ds + c;                         \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = __ldg(lat + at);                                                                    \
+    }
+        LBM_D3Q19(AA_LOADX_)
+#undef AA_LOADX_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STOREX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x + (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        lat[at] = f[i];                                                                            \
+    }
+        LBM_D3Q19(AA_STOREX_)
+#undef AA_STOREX_
+    } else {
+        /* rows on a y or z face (whole warps: a block lies in one row), through the general
+         * rule in loops over the directions: unrolled, its 38 gathers and scatters set the
+         * kernel's register count (sp 88 against 64 for the rows above); looped, g lives in
+         * local memory, touched by these rows alone */
+        const T lid = (T)(6.0 * b.lid_ux);
+        T g[19];
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, cx, aa_cy[d], aa_cz[d], x, y, z, sc, &on_lid))
+                g[d] = lat[LBM_IDX(&l, d, x, y, z)] + (on_lid ? lid * (T)aa_w[d] * (T)cx : (T)0);
+            else
+                g[d] = lat[LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2])];
+        }
+#define AA_GET_(i, cx, cy, cz, o) f[i] = g[i];
+        LBM_D3Q19(AA_GET_)
+#undef AA_GET_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_PUT_(i, cx, cy, cz, o) g[i] = f[i];
+        LBM_D3Q19(AA_PUT_)
+#undef AA_PUT_
+#pragma unroll 1
+        for (int d = 0; d < 19; d++) {
+            const int cx = aa_cx[d];
+            long sc[3];
+            int on_lid;
+            if (lbm_upstream(&l, &b, -cx, -aa_cy[d], -aa_cz[d], x, y, z, sc, &on_lid))
+                lat[LBM_IDX(&l, aa_opp[d], x, y, z)] =
+                    g[d] + (on_lid ? lid * (T)aa_w[d] * (T)(-cx) : (T)0);
+            else
+                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = g[d];
+        }
+    }
+}
+
+/* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
+ * direction arrays. */
+__device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
+                                        size_t *y, size_t *z)
+{
+    const int soa = l.cs == 1; /* else AoS: i = cell x 19 + d */
+    size_t r = soa ? i % l.dir_stride : i / 19;
+    size_t xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
+    *d = (int)(soa ? i / l.dir_stride : i % 19);
+    *x = xs - l.ox; /* wraps to huge below the fluid */
+    *y = ys - l.gy;
+    *z = zs - l.gz;
+    return *x < l.nx && *y < l.ny && *z < l.nz && zs < l.sz;
+}
+
+/* init.h's state (or NaN poison in padding and ghosts and, with poison_all, everywhere) */
+template <typename T>
+__global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all,
+                            int aa)
+{
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        int d;
+        size_t x, y, z;
+        if (poison_all || !fluid_at(l, i, &d, &x, &y, &z))
+            lat[i] = (T)NAN;
+        else /* stored shifted: g = f - w; aa keeps direction d in slot opp(d) */
+            lat[i] = (T)lbm_init_shifted(aa ? lbm_opposite(d) : d, x + pl.offset[0],
+                                         y + pl.offset[1], z + pl.offset[2]);
+    }
+}
+
+__device__ __forceinline__ uint64_t bits_of(float v)
+{
+    return (uint64_t)(uint32_t)__float_as_uint(v);
+}
+__device__ __forceinline__ uint64_t bits_of(double v)
+{
+    return (uint64_t)__double_as_longlong(v);
+}
+
+template <typename T>
+__global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl, size_t gnx,
+                             size_t gny, size_t gnz, double *partial, unsigned long long *hsum,
+                             int aa)
+{
+    __shared__ double sm[2][256];
+    __shared__ unsigned long long sh[256];
+    double m = 0, bad = 0;
+    unsigned long long h = 0;
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        int d;
+        size_t x, y, z;
+        if (!fluid_at(l, i, &d, &x, &y, &z)) continue;
+        double v = (double)lat[i];
+        h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1],
+                            z + pl.offset[2], gnx, gny, gnz, bits_of(lat[i]));
+        if (isfinite(v))
+            m += v;
+        else
+            bad += 1;
+    }
+    sm[0][threadIdx.x] = m;
+    sm[1][threadIdx.x] = bad;
+    sh[threadIdx.x] = h;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s) {
+            sm[0][threadIdx.x] += sm[0][threadIdx.x + s];
+            sm[1][threadIdx.x] += sm[1][threadIdx.x + s];
+            sh[threadIdx.x] += sh[threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partial[2 * blockIdx.x] = sm[0][0];
+        partial[2 * blockIdx.x + 1] = sm[1][0];
+        hsum[blockIdx.x] = sh[0];
+    }
+}
+
+struct dirset {
+    int n;
+    int d[5];
+};
+
+/* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells */
+template <typename T>
+__global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long lx, long ly,
+                            long lz, long ex, long ey, long ez, T *buf, int unpack)
+{
+    const size_t box = (size_t)(ex * ey * ez), n = box * (size_t)ds.n;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        size_t k = i / box, r = i % box;
+        long x = lx + (long)(r % (size_t)ex), y = ly + (long)(r / (size_t)ex % (size_t)ey);
+        long z = lz + (long)(r / (size_t)(ex * ey));
+        int d = ds.d[0];
+        for (int j = 1; j < 5; j++)
+            d = (size_t)j == k ? ds.d[j] : d;
+        size_t at = LBM_IDX(&l, d, x, y, z);
+        if (unpack)
+            lat[at] = buf[i];
+        else
+            buf[i] = lat[at];
+    }
+}
+
+#endif
