@@ -24,6 +24,16 @@ struct device_facts {
     int numa_domains;      /* cpu: NUMA nodes; -1 on the gpu */
     int sm_count;          /* gpu: multiprocessors; 0 on the cpu */
     int max_threads_per_sm;
+    /* What the drivers do when the user does not say, so that no driver asks which backend
+     * this is: */
+    int grid_launch;            /* 1: kernels launch a grid of thread blocks (--block, --blocks,
+                                   --ilp); 0: OpenMP threads (--threads) */
+    size_t row_align;           /* bytes an lbm x row is aligned to without --align: gpu 32 */
+    size_t out_of_cache_bytes;  /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */
+    char out_of_cache_why[160]; /* how that was found, for stderr */
+    size_t default_edge_min;    /* smallest edge of the default lbm domain; 0: none */
+    int energy_node_wide;       /* 1: the meter reads the node's packages (cpu powercap), which
+                                   every rank on the node shares */
 };
 
 struct csv_record;

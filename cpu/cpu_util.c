@@ -123,6 +123,9 @@ void cpu_device_facts(struct device_facts *d)
     snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
     d->cores = h.cores;
     d->numa_domains = h.numa_domains;
+    d->out_of_cache_bytes =
+        sysinfo_out_of_cache_bytes(&h, d->out_of_cache_why, sizeof d->out_of_cache_why);
+    d->energy_node_wide = 1; /* powercap reads whole packages */
 #ifdef LBMR_WITH_LIKWID
     likwid_facts(d); /* keeps the sysfs facts when likwid cannot read the topology */
 #endif

@@ -1,101 +1,12 @@
-/* lbm_opts.c: command-line parsing for the LBM pair; nothing runs before all of it passed. */
+/* lbm_opts.c: the options of the LBM pair as a table (common/options.h parses it and writes --help
+ * from it); nothing runs before all of them passed. */
 #define _POSIX_C_SOURCE 200809L
 #include "lbm_opts.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "sysinfo.h"
-
-static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
-
-static void usage(const char *prog)
-{
-    fprintf(
-        stdout,
-        "usage: %s [options]\n"
-        "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout\n"
-        "or -o FILE. Every case is verified: mass conserved, no NaN.\n"
-        "  --size LIST        cubic domains, e.g. 64,128 or 32:512:16; a domain given twice\n"
-        "                     (also by --dims) runs once (default: cpu the smallest edge, a\n"
-        "                     multiple of 16, whose one lattice in the smallest precision\n"
-        "                     is 4x the last-level cache, STREAM's rule; gpu 256)\n"
-        "  --dims LIST        boxes NXxNYxNZ, e.g. 256x128x64,512x64x64\n"
-        "  --pad LIST         elements added to each x row (default 0)\n"
-        "  --align LIST       x rows aligned to this many bytes, 0 for none (default: cpu 0,\n"
-        "                     gpu 32, a memory sector)\n"
-        "  --precision LIST   sp,dp (default both)\n"
-        "  --collision LIST   bgk,trt,mrt (default bgk)\n"
-        "  --kernel LIST      pull,pull_nt,aa,pull_aos (default: pull,pull_nt,aa where the\n"
-        "                     backend has them); aa updates one lattice in place (its steps\n"
-        "                     and warmup are rounded up to even); pull_aos is pull on an\n"
-        "                     array of structures, for comparison\n"
-        "  --geometry LIST    cavity,channel,periodic (default cavity)\n"
-        "  --omega W          shear relaxation rate, 0 < W < 2 (default 1.6)\n"
-        "  --viscosity NU     the same given as lattice viscosity (NU > 0); not with --omega\n"
-        "  --lid U            cavity lid velocity (default 0.05; needs --geometry cavity)\n"
-        "  --force G          channel body force along x (default 1e-6; needs --geometry\n"
-        "                     channel)\n"
-        "  --steps N          updates per timed repetition (default: about 0.1 s of them)\n"
-        "  --warmup N         untimed updates first (default 10)\n"
-        "  --reps N           timed repetitions (default 5)\n"
-        "  --peak-bw GBS      theoretical bandwidth for the row (gpu: from the device)\n"
-        "  --block LIST       gpu: threads per block, multiples of 32 up to 1024\n"
-        "  --threads LIST     cpu: OpenMP thread counts, one row each, e.g. 1,2,4,8:64:8\n"
-        "                     (at most the CPUs this process may use; default\n"
-        "                     OMP_NUM_THREADS or all); threads are placed as OMP_PROC_BIND\n"
-        "                     and OMP_PLACES say\n"
-        "Distributed runs (under mpirun; one GPU per rank, by node-local rank):\n"
-        "  --procs LIST       rank grids PXxPYxPZ, e.g. 1x1x1,1x1x2,1x2x2 (default: all ranks,\n"
-        "                     split by MPI_Dims_create, most along z: x splits are slowest)\n"
-        "  --ranks LIST       rank counts, each split like the default, e.g. 1,2,4\n"
-        "  --local LIST       weak scaling: each rank's box NXxNYxNZ (or N for a cube); the\n"
-        "                     domain grows with the ranks. --size/--dims: strong scaling\n"
-        "  --overlap LIST     on,off: update the interior while halos travel (default on)\n"
-        "  --halo LIST        how halos travel: device (MPI takes GPU memory: CUDA-aware MPI;\n"
-        "                     the CPU's own buffers), node (copied into pinned MPI shared\n"
-        "                     memory of the receiving rank: same node only), host (MPI\n"
-        "                     messages between pinned host buffers); auto (default): device\n"
-        "                     where possible, else node, and host for other nodes\n"
-        "  -o, --output FILE  write CSV there instead of stdout (- means stdout); an\n"
-        "                     existing file that is not empty is refused unless\n"
-        "  --overwrite        starts it afresh, or\n"
-        "  --append           adds rows to it (its header must be this program's)\n"
-        "  -h, --help         this text;  --version  the suite version\n"
-        "Exit status: 0 ok, 1 a case failed verification or could not run, 2 bad input,\n"
-        "3 the output cannot be written, 130 interrupted (SIGINT, SIGTERM).\n",
-        prog);
-}
-
-enum {
-    OPT_SIZE = 256,
-    OPT_DIMS,
-    OPT_PAD,
-    OPT_ALIGN,
-    OPT_PREC,
-    OPT_COLL,
-    OPT_KERNEL,
-    OPT_GEOM,
-    OPT_OMEGA,
-    OPT_VISC,
-    OPT_LID,
-    OPT_FORCE,
-    OPT_STEPS,
-    OPT_WARMUP,
-    OPT_REPS,
-    OPT_PEAK,
-    OPT_BLOCK,
-    OPT_PROCS,
-    OPT_RANKS,
-    OPT_LOCAL,
-    OPT_OVERLAP,
-    OPT_HALO,
-    OPT_VERSION,
-    OPT_THREADS
-};
 
 #define MAX_EDGE 65536
 
@@ -169,211 +80,230 @@ static int names(const char *opt, const char *text, const char *const *list, int
                  int *count, char *err, size_t errlen)
 {
     char sub[256];
-    if (cli_parse_names(text, list, n, out, count, sub, sizeof sub)) {
-        cli_fail(err, errlen, "%s: %s", opt, sub);
-        return 1;
-    }
+    if (cli_parse_names(text, list, n, out, count, sub, sizeof sub))
+        return 2 * cli_fail(err, errlen, "%s: %s", opt, sub);
     return 0;
 }
 
-int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *o, char *err,
-                   size_t errlen)
+static int parse_size(void *p, const char *a, char *err, size_t errlen)
 {
-    static const struct option longopts[] = {
-        {"size", required_argument, 0, OPT_SIZE},
-        {"dims", required_argument, 0, OPT_DIMS},
-        {"pad", required_argument, 0, OPT_PAD},
-        {"align", required_argument, 0, OPT_ALIGN},
-        {"precision", required_argument, 0, OPT_PREC},
-        {"collision", required_argument, 0, OPT_COLL},
-        {"kernel", required_argument, 0, OPT_KERNEL},
-        {"geometry", required_argument, 0, OPT_GEOM},
-        {"omega", required_argument, 0, OPT_OMEGA},
-        {"viscosity", required_argument, 0, OPT_VISC},
-        {"lid", required_argument, 0, OPT_LID},
-        {"force", required_argument, 0, OPT_FORCE},
-        {"steps", required_argument, 0, OPT_STEPS},
-        {"warmup", required_argument, 0, OPT_WARMUP},
-        {"reps", required_argument, 0, OPT_REPS},
-        {"peak-bw", required_argument, 0, OPT_PEAK},
-        {"block", required_argument, 0, OPT_BLOCK},
-        {"procs", required_argument, 0, OPT_PROCS},
-        {"ranks", required_argument, 0, OPT_RANKS},
-        {"local", required_argument, 0, OPT_LOCAL},
-        {"overlap", required_argument, 0, OPT_OVERLAP},
-        {"halo", required_argument, 0, OPT_HALO},
-        {"threads", required_argument, 0, OPT_THREADS},
-        {"output", required_argument, 0, 'o'},
-        OUTPUT_LONGOPTS,
-        {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, OPT_VERSION},
-        {0, 0, 0, 0},
-    };
-    static const char *const onoff[2] = {"off", "on"};
-    static const char *const halo_names[DIST_HALO_COUNT] = {"auto", "device", "node", "host"};
-    int c, idx, have_pad = 0, have_align = 0, have_global = 0;
-    int have_omega = 0, have_visc = 0, have_lid = 0, have_force = 0;
-    double nu;
+    struct lbm_opts *o = p;
     struct cli_list sizes;
-    size_t boxes[LBM_DECOMP_MAX][3];
+    o->given.global = 1;
+    if (cli_opt_list("--size", a, 0, 1, MAX_EDGE, &sizes, err, errlen)) return 2;
+    for (size_t i = 0; i < sizes.n; i++)
+        if (add_dims(o, sizes.v[i], sizes.v[i], sizes.v[i], err, errlen)) return 2;
+    return 0;
+}
 
-    memset(o, 0, sizeof *o);
-    o->omega = 1.6;
-    o->lid_ux = 0.05;
-    o->force = 1e-6;
-    o->warmup = 10;
-    o->reps = 5;
-    o->peak_bw_GBs = NAN;
-    opterr = 0;
-    optind = 0; /* glibc: a full reset, also of a half-parsed cluster */
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
-        switch (c) {
-        case OPT_SIZE:
-            have_global = 1;
-            if (cli_opt_list("--size", optarg, 0, 1, MAX_EDGE, &sizes, err, errlen)) return 2;
-            for (size_t i = 0; i < sizes.n; i++) {
-                if (add_dims(o, sizes.v[i], sizes.v[i], sizes.v[i], err, errlen)) return 2;
-            }
-            break;
-        case OPT_DIMS:
-        case OPT_LOCAL: { /* whole domains, or each rank's box (N alone: a cube) */
-            const int local = c == OPT_LOCAL;
-            int n = 0;
-            if (local)
-                o->weak = 1;
-            else
-                have_global = 1;
-            if (parse_boxes(local ? "--local" : "--dims", optarg, local, MAX_EDGE,
-                            o->dims + o->ndims, &n, LBM_DIMS_MAX - o->ndims, err, errlen))
-                return 2;
-            o->ndims += n;
-            break;
-        }
-        case OPT_PROCS: {
-            int n = 0;
-            if (parse_boxes("--procs", optarg, 0, 4096, boxes, &n, LBM_DECOMP_MAX - o->nprocs, err,
-                            errlen))
-                return 2;
-            for (int k = 0; k < n; k++)
-                for (int a = 0; a < 3; a++)
-                    o->procs[o->nprocs + k][a] = (int)boxes[k][a];
-            o->nprocs += n;
-            break;
-        }
-        case OPT_RANKS:
-            if (cli_opt_list("--ranks", optarg, 0, 1, 65536, &o->ranks, err, errlen)) return 2;
-            break;
-        case OPT_OVERLAP:
-            if (names("--overlap", optarg, onoff, 2, o->overlaps, &o->noverlaps, err, errlen))
-                return 2;
-            break;
-        case OPT_HALO:
-            if (names("--halo", optarg, halo_names, DIST_HALO_COUNT, o->halos, &o->nhalos, err,
-                      errlen))
-                return 2;
-            break;
-        case OPT_PAD:
-            have_pad = 1;
-            if (cli_opt_list("--pad", optarg, 0, 0, 4096, &o->pads, err, errlen)) return 2;
-            break;
-        case OPT_ALIGN:
-            have_align = 1;
-            if (cli_opt_list("--align", optarg, 0, 0, 4096, &o->aligns, err, errlen)) return 2;
-            for (size_t i = 0; i < o->aligns.n; i++) {
-                if (o->aligns.v[i] % 8) {
-                    cli_fail(err, errlen,
-                             "--align: %zu bytes is not a multiple of 8 (a double); "
-                             "use 0 or e.g. 64,128",
-                             o->aligns.v[i]);
-                    return 2;
-                }
-            }
-            break;
-        case OPT_PREC:
-            if (names("--precision", optarg, prec_names, PREC_COUNT, o->precs, &o->nprecs, err,
-                      errlen))
-                return 2;
-            break;
-        case OPT_COLL:
-            if (names("--collision", optarg, lbm_collision_names, LBM_COLLISION_COUNT, o->colls,
-                      &o->ncolls, err, errlen))
-                return 2;
-            break;
-        case OPT_KERNEL:
-            if (names("--kernel", optarg, lbm_kernel_names, LBM_KERNEL_COUNT, o->kernels,
-                      &o->nkernels, err, errlen))
-                return 2;
-            break;
-        case OPT_GEOM:
-            if (names("--geometry", optarg, lbm_geometry_names, LBM_GEOMETRY_COUNT, o->geoms,
-                      &o->ngeoms, err, errlen))
-                return 2;
-            break;
-        case OPT_OMEGA:
-            have_omega = 1;
-            if (cli_opt_double("--omega", optarg, 0, 2, &o->omega, err, errlen)) return 2;
-            break;
-        case OPT_VISC:
-            have_visc = 1;
-            if (cli_opt_double("--viscosity", optarg, 0, 1e6, &nu, err, errlen)) return 2;
-            o->omega = 1.0 / (3.0 * nu + 0.5);
-            break;
-        case OPT_LID:
-            have_lid = 1;
-            if (cli_opt_double("--lid", optarg, -0.5, 0.5, &o->lid_ux, err, errlen)) return 2;
-            break;
-        case OPT_FORCE:
-            have_force = 1;
-            if (cli_opt_double("--force", optarg, -0.01, 0.01, &o->force, err, errlen)) return 2;
-            break;
-        case OPT_STEPS:
-            if (cli_opt_int("--steps", optarg, 1, 1000000, &o->steps, err, errlen)) return 2;
-            break;
-        case OPT_WARMUP:
-            if (cli_opt_int("--warmup", optarg, 0, 1000000, &o->warmup, err, errlen)) return 2;
-            break;
-        case OPT_REPS:
-            if (cli_opt_int("--reps", optarg, 1, 100000, &o->reps, err, errlen)) return 2;
-            break;
-        case OPT_PEAK:
-            if (cli_opt_double("--peak-bw", optarg, 0, 1e9, &o->peak_bw_GBs, err, errlen)) return 2;
-            break;
-        case OPT_THREADS:
-            if (cli_opt_threads(backend, optarg, &o->threads, err, errlen)) return 2;
-            break;
-        case OPT_BLOCK:
-            if (strcmp(backend, "gpu") != 0) {
-                cli_fail(err, errlen, "--block applies to lbm-gpu only (threads per CUDA block)");
-                return 2;
-            }
-            if (cli_opt_block("--block", optarg, &o->block, err, errlen)) return 2;
-            break;
-        default: {
-            int r = output_mode_option(c, &o->out_mode, err, errlen);
-            if (r >= 0) {
-                if (r) return r;
-                break;
-            }
-            r = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &o->out, usage, err,
-                                  errlen);
-            if (r) return r;
-            break;
-        }
-        }
-    }
-    if (cli_no_operands(argc, argv, optind, err, errlen)) return 2;
-    if (o->weak && have_global) {
-        cli_fail(err, errlen,
-                 "--local (each rank's box, weak scaling) and --size/--dims (the "
-                 "whole domain, strong scaling) exclude each other");
+/* whole domains (--dims), or each rank's box (--local, N alone: a cube) */
+static int boxes(struct lbm_opts *o, int local, const char *a, char *err, size_t errlen)
+{
+    int n = 0;
+    if (parse_boxes(local ? "--local" : "--dims", a, local, MAX_EDGE, o->dims + o->ndims, &n,
+                    LBM_DIMS_MAX - o->ndims, err, errlen))
         return 2;
-    }
-    if (o->nprocs && o->ranks.n) {
-        cli_fail(err, errlen,
-                 "--procs and --ranks exclude each other (--procs names the grids, "
-                 "--ranks lets MPI_Dims_create choose them)");
+    o->ndims += n;
+    return 0;
+}
+
+static int parse_dims(void *p, const char *a, char *err, size_t errlen)
+{
+    ((struct lbm_opts *)p)->given.global = 1;
+    return boxes(p, 0, a, err, errlen);
+}
+
+static int parse_local(void *p, const char *a, char *err, size_t errlen)
+{
+    ((struct lbm_opts *)p)->weak = 1;
+    return boxes(p, 1, a, err, errlen);
+}
+
+static int parse_procs(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    size_t b[LBM_DECOMP_MAX][3];
+    int n = 0;
+    if (parse_boxes("--procs", a, 0, 4096, b, &n, LBM_DECOMP_MAX - o->nprocs, err, errlen))
         return 2;
-    }
+    for (int k = 0; k < n; k++)
+        for (int x = 0; x < 3; x++)
+            o->procs[o->nprocs + k][x] = (int)b[k][x];
+    o->nprocs += n;
+    return 0;
+}
+
+static int parse_ranks(void *p, const char *a, char *err, size_t errlen)
+{
+    return 2 * cli_opt_list("--ranks", a, 0, 1, 65536, &((struct lbm_opts *)p)->ranks, err, errlen);
+}
+
+static int parse_overlap(void *p, const char *a, char *err, size_t errlen)
+{
+    static const char *const onoff[2] = {"off", "on"};
+    struct lbm_opts *o = p;
+    return names("--overlap", a, onoff, 2, o->overlaps, &o->noverlaps, err, errlen);
+}
+
+static int parse_halo(void *p, const char *a, char *err, size_t errlen)
+{
+    static const char *const halo_names[DIST_HALO_COUNT] = {"auto", "device", "node", "host"};
+    struct lbm_opts *o = p;
+    return names("--halo", a, halo_names, DIST_HALO_COUNT, o->halos, &o->nhalos, err, errlen);
+}
+
+static int parse_pad(void *p, const char *a, char *err, size_t errlen)
+{
+    return 2 * cli_opt_list("--pad", a, 0, 0, 4096, &((struct lbm_opts *)p)->pads, err, errlen);
+}
+
+static int parse_align(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    if (cli_opt_list("--align", a, 0, 0, 4096, &o->aligns, err, errlen)) return 2;
+    for (size_t i = 0; i < o->aligns.n; i++)
+        if (o->aligns.v[i] % 8)
+            return 2 * cli_fail(err, errlen,
+                                "--align: %zu bytes is not a multiple of 8 (a double); "
+                                "use 0 or e.g. 64,128",
+                                o->aligns.v[i]);
+    return 0;
+}
+
+static int parse_collision(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    return names("--collision", a, lbm_collision_names, LBM_COLLISION_COUNT, o->colls, &o->ncolls,
+                 err, errlen);
+}
+
+static int parse_kernel(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    return names("--kernel", a, lbm_kernel_names, LBM_KERNEL_COUNT, o->kernels, &o->nkernels, err,
+                 errlen);
+}
+
+static int parse_geometry(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    return names("--geometry", a, lbm_geometry_names, LBM_GEOMETRY_COUNT, o->geoms, &o->ngeoms, err,
+                 errlen);
+}
+
+static int parse_omega(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    o->given.omega = 1;
+    return 2 * cli_opt_double("--omega", a, 0, 2, &o->omega, err, errlen);
+}
+
+static int parse_viscosity(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    double nu;
+    o->given.visc = 1;
+    if (cli_opt_double("--viscosity", a, 0, 1e6, &nu, err, errlen)) return 2;
+    o->omega = 1.0 / (3.0 * nu + 0.5);
+    return 0;
+}
+
+static int parse_lid(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    o->given.lid = 1;
+    return 2 * cli_opt_double("--lid", a, -0.5, 0.5, &o->lid_ux, err, errlen);
+}
+
+static int parse_force(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    o->given.force = 1;
+    return 2 * cli_opt_double("--force", a, -0.01, 0.01, &o->force, err, errlen);
+}
+
+static int parse_steps(void *p, const char *a, char *err, size_t errlen)
+{
+    return 2 * cli_opt_int("--steps", a, 1, 1000000, &((struct lbm_opts *)p)->steps, err, errlen);
+}
+
+static int parse_block(void *p, const char *a, char *err, size_t errlen)
+{
+    return 2 * cli_opt_block("--block", a, &((struct lbm_opts *)p)->block, err, errlen);
+}
+
+static const struct options_entry entries[] = {
+    {"size", 0, "LIST",
+     "cubic domains, e.g. 64,128 or 32:512:16; a domain given twice (also by --dims) runs once "
+     "(default: cpu the smallest edge, a multiple of 16, whose one lattice in the smallest "
+     "precision is 4x the last-level cache, STREAM's rule; gpu 256)",
+     NULL, NULL, OPTIONS_PARSE, parse_size},
+    {"dims", 0, "LIST", "boxes NXxNYxNZ, e.g. 256x128x64,512x64x64", NULL, NULL, OPTIONS_PARSE,
+     parse_dims},
+    {"pad", 0, "LIST", "elements added to each x row (default 0)", NULL, NULL, OPTIONS_PARSE,
+     parse_pad},
+    {"align", 0, "LIST",
+     "x rows aligned to this many bytes, 0 for none (default: cpu 0, gpu 32, a memory sector)",
+     NULL, NULL, OPTIONS_PARSE, parse_align},
+    {"collision", 0, "LIST", "bgk,trt,mrt (default bgk)", NULL, NULL, OPTIONS_PARSE,
+     parse_collision},
+    {"kernel", 0, "LIST",
+     "pull,pull_nt,aa,pull_aos (default: pull,pull_nt,aa where the backend has them); aa updates "
+     "one lattice in place (its steps and warmup are rounded up to even); pull_aos is pull on an "
+     "array of structures, for comparison",
+     NULL, NULL, OPTIONS_PARSE, parse_kernel},
+    {"geometry", 0, "LIST", "cavity,channel,periodic (default cavity)", NULL, NULL, OPTIONS_PARSE,
+     parse_geometry},
+    {"omega", 0, "W", "shear relaxation rate, 0 < W < 2 (default 1.6)", NULL, NULL, OPTIONS_PARSE,
+     parse_omega},
+    {"viscosity", 0, "NU", "the same given as lattice viscosity (NU > 0); not with --omega", NULL,
+     NULL, OPTIONS_PARSE, parse_viscosity},
+    {"lid", 0, "U", "cavity lid velocity (default 0.05; needs --geometry cavity)", NULL, NULL,
+     OPTIONS_PARSE, parse_lid},
+    {"force", 0, "G", "channel body force along x (default 1e-6; needs --geometry channel)", NULL,
+     NULL, OPTIONS_PARSE, parse_force},
+    {"steps", 0, "N", "updates per timed repetition (default: about 0.1 s of them)", NULL, NULL,
+     OPTIONS_PARSE, parse_steps},
+    {"block", 0, "LIST", "gpu: threads per block, multiples of 32 up to 1024", "gpu",
+     "applies to lbm-gpu only (threads per CUDA block)", OPTIONS_PARSE, parse_block},
+    {NULL, 0, NULL, "Distributed runs (under mpirun; one GPU per rank, by node-local rank):", NULL,
+     NULL, OPTIONS_PARSE, NULL},
+    {"procs", 0, "LIST",
+     "rank grids PXxPYxPZ, e.g. 1x1x1,1x1x2,1x2x2 (default: all ranks, split by "
+     "MPI_Dims_create, most along z: x splits are slowest)",
+     NULL, NULL, OPTIONS_PARSE, parse_procs},
+    {"ranks", 0, "LIST", "rank counts, each split like the default, e.g. 1,2,4", NULL, NULL,
+     OPTIONS_PARSE, parse_ranks},
+    {"local", 0, "LIST",
+     "weak scaling: each rank's box NXxNYxNZ (or N for a cube); the domain grows with the ranks. "
+     "--size/--dims: strong scaling",
+     NULL, NULL, OPTIONS_PARSE, parse_local},
+    {"overlap", 0, "LIST", "on,off: update the interior while halos travel (default on)", NULL,
+     NULL, OPTIONS_PARSE, parse_overlap},
+    {"halo", 0, "LIST",
+     "how halos travel: device (MPI takes GPU memory: CUDA-aware MPI; the CPU's own buffers), "
+     "node (copied into pinned MPI shared memory of the receiving rank: same node only), host "
+     "(MPI messages between pinned host buffers); auto (default): device where possible, else "
+     "node, and host for other nodes",
+     NULL, NULL, OPTIONS_PARSE, parse_halo},
+};
+
+static const struct options_program program = {
+    "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout or -o "
+    "FILE. Every case is verified: mass conserved, no NaN.",
+    entries, sizeof entries / sizeof entries[0]};
+
+/* The rules between options, and the defaults of lists not given. */
+static int settle(struct lbm_opts *o, char *err, size_t errlen)
+{
+    if (o->weak && o->given.global)
+        return 2 * cli_fail(err, errlen,
+                            "--local (each rank's box, weak scaling) and --size/--dims (the "
+                            "whole domain, strong scaling) exclude each other");
+    if (o->nprocs && o->ranks.n)
+        return 2 * cli_fail(err, errlen,
+                            "--procs and --ranks exclude each other (--procs names the grids, "
+                            "--ranks lets MPI_Dims_create choose them)");
     if (o->noverlaps == 0) {
         o->overlaps[0] = 1;
         o->noverlaps = 1;
@@ -382,21 +312,13 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         o->halos[0] = DIST_HALO_AUTO;
         o->nhalos = 1;
     }
-    if (!o->omega || !(o->omega > 0 && o->omega < 2)) {
-        cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
-        return 2;
-    }
-    if (!have_pad) o->pads.n = 1; /* {0} */
-    if (!have_align) {
-        /* gpu: rows on 32-byte sectors; an unaligned pitch cost 30% (sp) on the H100
-         * (data/lbm/padding-h100-2026-11-22). `--align 0` still asks for none. */
-        o->aligns.n = 1;
-        o->aligns.v[0] = strcmp(backend, "gpu") == 0 ? 32 : 0;
-    }
-    if (o->nprecs == 0) {
-        o->precs[0] = PREC_SP;
-        o->precs[1] = PREC_DP;
-        o->nprecs = 2;
+    if (!o->omega || !(o->omega > 0 && o->omega < 2))
+        return 2 * cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
+    if (o->pads.n == 0) o->pads.n = 1; /* {0} */
+    if (o->c.nprecs == 0) {
+        o->c.precs[0] = PREC_SP;
+        o->c.precs[1] = PREC_DP;
+        o->c.nprecs = 2;
     }
     if (o->ncolls == 0) o->ncolls = 1; /* bgk */
     if (o->ngeoms == 0) o->ngeoms = 1; /* cavity */
@@ -410,21 +332,33 @@ int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *
         }
         o->ndims = n;
     }
-    if (have_omega && have_visc) {
-        cli_fail(err, errlen,
-                 "--omega and --viscosity set the same rate (nu = (1/omega - 1/2)/3): "
-                 "give one of them");
-        return 2;
-    }
-    if (have_lid && !has_geometry(o, LBM_CAVITY)) {
-        cli_fail(err, errlen, "--lid: only the cavity has a lid (add --geometry cavity)");
-        return 2;
-    }
-    if (have_force && !has_geometry(o, LBM_CHANNEL)) {
-        cli_fail(err, errlen,
-                 "--force: only the channel is driven by a body force (add "
-                 "--geometry channel)");
-        return 2;
-    }
+    if (o->given.omega && o->given.visc)
+        return 2 * cli_fail(err, errlen,
+                            "--omega and --viscosity set the same rate (nu = (1/omega - 1/2)/3): "
+                            "give one of them");
+    if (o->given.lid && !has_geometry(o, LBM_CAVITY))
+        return 2 *
+               cli_fail(err, errlen, "--lid: only the cavity has a lid (add --geometry cavity)");
+    if (o->given.force && !has_geometry(o, LBM_CHANNEL))
+        return 2 * cli_fail(err, errlen,
+                            "--force: only the channel is driven by a body force (add "
+                            "--geometry channel)");
     return 0;
+}
+
+int lbm_opts_parse(int argc, char **argv, const char *backend, struct lbm_opts *o, char *err,
+                   size_t errlen)
+{
+    int rc;
+    memset(o, 0, sizeof *o);
+    o->c.backend = backend;
+    o->c.reps = 5;
+    o->c.reps_max = 100000;
+    o->c.warmup = 10;
+    o->c.warmup_help = "updates";
+    o->omega = 1.6;
+    o->lid_ux = 0.05;
+    o->force = 1e-6;
+    rc = options_parse(argc, argv, &program, o, &o->c, err, errlen);
+    return rc ? rc : settle(o, err, errlen);
 }

@@ -3,23 +3,18 @@
 #define LBMR_STREAM_OPTS_H
 
 #include "cli.h"
-#include "output.h"
+#include "options.h"
 #include "stream.h"
 
 struct stream_opts {
+    struct options_common c;                    /* precision, reps, warmup, threads, output */
     struct cli_list sizes;                      /* bytes per array; n == 0: backend default */
     int kernels[STREAM_KERNEL_COUNT], nkernels; /* nkernels == 0: backend default */
-    int precs[PREC_COUNT], nprecs;
-    struct cli_list block;   /* gpu threads per block */
-    struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */
-    struct cli_list blocks;  /* gpu grid sizes; n == 0: cover the array */
+    struct cli_list block;                      /* gpu threads per block */
+    struct cli_list blocks;                     /* gpu grid sizes; n == 0: cover the array */
     struct cli_list ilp;
     struct cli_list read_offsets, write_offsets;
-    int reps, warmup;
     int scalar;
-    double peak_bw_GBs;        /* NaN: the backend's own figure */
-    const char *out;           /* NULL: stdout */
-    enum output_mode out_mode; /* --overwrite, --append */
 };
 
 /* Returns 0 to run, 2 on bad input (message in err), -1 when help or version was printed. */

@@ -1,0 +1,252 @@
+/* options.c: the getopt_long parser and the --help text, both generated from the option tables;
+ * the options every program shares (precision, repetitions, threads, output, help, version). */
+#define _POSIX_C_SOURCE 200809L
+#include "options.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysinfo.h"
+
+#define HELP_WIDTH 96    /* columns of --help: the widest line of the tables' texts */
+#define HELP_NAME_MAX 24 /* a longer option name puts its help on the next line */
+#define OPTION_CODE0 256 /* getopt_long codes of the entries: above every short option */
+
+static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
+
+static int parse_precision(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    char sub[256];
+    if (cli_parse_names(a, prec_names, PREC_COUNT, c->precs, &c->nprecs, sub, sizeof sub))
+        return 2 * cli_fail(err, errlen, "--precision: %s", sub);
+    return 0;
+}
+
+static int parse_reps(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    return 2 * cli_opt_int("--reps", a, 1, c->reps_max, &c->reps, err, errlen);
+}
+
+static int parse_warmup(void *p, const char *a, char *err, size_t errlen)
+{
+    return 2 * cli_opt_int("--warmup", a, 0, 1000000, &((struct options_common *)p)->warmup, err,
+                           errlen);
+}
+
+static int parse_peak(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    return 2 * cli_opt_double("--peak-bw", a, 0, 1e9, &c->peak_bw_GBs, err, errlen);
+}
+
+static int parse_threads(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    return 2 * cli_opt_threads(c->backend, a, &c->threads, err, errlen);
+}
+
+static int parse_output(void *p, const char *a, char *err, size_t errlen)
+{
+    if (!*a) return 2 * cli_fail(err, errlen, "-o: expected a file name");
+    ((struct options_common *)p)->out = a;
+    return 0;
+}
+
+static int parse_overwrite(void *p, const char *a, char *err, size_t errlen)
+{
+    (void)a;
+    return output_mode_option(OUTPUT_OPT_OVERWRITE, &((struct options_common *)p)->out_mode, err,
+                              errlen);
+}
+
+static int parse_append(void *p, const char *a, char *err, size_t errlen)
+{
+    (void)a;
+    return output_mode_option(OUTPUT_OPT_APPEND, &((struct options_common *)p)->out_mode, err,
+                              errlen);
+}
+
+/* reps' and warmup's help are formats of the program's defaults (options_usage) */
+static const struct options_entry shared[] = {
+    {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
+    {"precision", 0, "LIST", "sp,dp (default both)", NULL, NULL, OPTIONS_PARSE, parse_precision},
+    {"reps", 0, "N", "timed repetitions (default %d)", NULL, NULL, OPTIONS_PARSE, parse_reps},
+    {"warmup", 0, "N", "untimed %s first (default %d)", NULL, NULL, OPTIONS_PARSE, parse_warmup},
+    {"peak-bw", 0, "GBS",
+     "theoretical bandwidth for the row (default: gpu from the memory clock and bus width; cpu "
+     "unknown)",
+     NULL, NULL, OPTIONS_PARSE, parse_peak},
+    {"threads", 0, "LIST",
+     "cpu: OpenMP thread counts, one row each, e.g. 1,2,4,8:64:8 (at most the CPUs this process "
+     "may use; default OMP_NUM_THREADS or all); threads are placed as OMP_PROC_BIND and "
+     "OMP_PLACES say",
+     "cpu", "applies to the cpu executables only (OpenMP threads; the gpu ones take --block)",
+     OPTIONS_PARSE, parse_threads},
+    {"output", 'o', "FILE",
+     "write CSV there instead of stdout (- means stdout); an existing file that is not empty is "
+     "refused unless --overwrite or --append is given",
+     NULL, NULL, OPTIONS_PARSE, parse_output},
+    {"overwrite", 0, NULL, "start an existing output file afresh", NULL, NULL, OPTIONS_PARSE,
+     parse_overwrite},
+    {"append", 0, NULL, "add rows to an existing output file (its header must be this program's)",
+     NULL, NULL, OPTIONS_PARSE, parse_append},
+    {"help", 'h', NULL, "this text", NULL, NULL, OPTIONS_HELP, NULL},
+    {"version", 0, NULL, "the suite version", NULL, NULL, OPTIONS_VERSION, NULL},
+};
+#define NSHARED (sizeof shared / sizeof shared[0])
+
+/* Writes text from column `at` on, wrapping words before HELP_WIDTH onto lines indented to col;
+ * "\n" in text breaks the line. */
+static void wrap(const char *text, int at, int col)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, " \n");
+        if (at > col && at + 1 + (int)len > HELP_WIDTH) {
+            printf("\n%*s", col, "");
+            at = col;
+        } else if (at > col) {
+            putchar(' ');
+            at++;
+        }
+        printf("%.*s", (int)len, p);
+        at += (int)len;
+        p += len;
+        if (*p == '\n') {
+            printf("\n%*s", col, "");
+            at = col;
+        }
+        while (*p == ' ' || *p == '\n')
+            p++;
+    }
+    putchar('\n');
+}
+
+static int name_width(const struct options_entry *e)
+{
+    return (e->short_name ? 4 : 0) + 2 + (int)strlen(e->name) +
+           (e->arg ? 1 + (int)strlen(e->arg) : 0);
+}
+
+static void usage_entry(const struct options_entry *e, int col, const struct options_common *d)
+{
+    char name[96], help[512];
+    int w;
+    if (!e->name) {
+        wrap(e->help, 0, 0);
+        return;
+    }
+    snprintf(name, sizeof name, "%s%s%s--%s%s%s", e->short_name ? "-" : "",
+             e->short_name ? (char[2]){(char)e->short_name, 0} : "", e->short_name ? ", " : "",
+             e->name, e->arg ? " " : "", e->arg ? e->arg : "");
+    if (e->parse == parse_reps)
+        snprintf(help, sizeof help, e->help, d->reps);
+    else if (e->parse == parse_warmup)
+        snprintf(help, sizeof help, e->help, d->warmup_help, d->warmup);
+    else
+        snprintf(help, sizeof help, "%s", e->help);
+    w = printf("  %s", name);
+    if (w + 2 > col) { /* too wide for the column: the help below it */
+        printf("\n%*s", col, "");
+        w = col;
+    }
+    printf("%*s", col - w, "");
+    wrap(help, col, col);
+}
+
+void options_usage(const char *prog, const struct options_program *p,
+                   const struct options_common *d)
+{
+    int col = 0;
+    for (size_t i = 0; i < p->count + NSHARED; i++) {
+        const struct options_entry *e = i < p->count ? &p->entries[i] : &shared[i - p->count];
+        int w = e->name ? 2 + name_width(e) + 2 : 0;
+        if (w <= HELP_NAME_MAX + 2 && w > col) col = w;
+    }
+    printf("usage: %s [options]\n", prog);
+    wrap(p->about, 0, 0);
+    for (size_t i = 0; i < p->count; i++)
+        usage_entry(&p->entries[i], col, d);
+    for (size_t i = 0; i < NSHARED; i++)
+        usage_entry(&shared[i], col, d);
+    printf("Exit status: 0 ok, 1 a case failed verification or could not run, 2 bad input,\n"
+           "3 the output cannot be written, 130 interrupted (SIGINT, SIGTERM).\n");
+}
+
+/* The entry that getopt_long's code c stands for, or NULL. */
+static const struct options_entry *entry_of(const struct options_program *p, int c, int *own)
+{
+    size_t i;
+    for (i = 0; i < p->count + NSHARED; i++) {
+        const struct options_entry *e = i < p->count ? &p->entries[i] : &shared[i - p->count];
+        if (e->name && (c == OPTION_CODE0 + (int)i || (c < OPTION_CODE0 && c == e->short_name))) {
+            *own = i < p->count;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* getopt_long's tables for both option tables: struct option[] (freed by the caller) and the
+ * short options, ":o:h" (the leading ':' reports a missing value as ':'). */
+static struct option *longopts_of(const struct options_program *p, char *shorts, size_t len)
+{
+    struct option *l = calloc(p->count + NSHARED + 1, sizeof *l);
+    size_t n = 0, k = 1;
+    shorts[0] = ':';
+    for (size_t i = 0; l && i < p->count + NSHARED; i++) {
+        const struct options_entry *e = i < p->count ? &p->entries[i] : &shared[i - p->count];
+        if (!e->name) continue;
+        l[n].name = e->name;
+        l[n].has_arg = e->arg ? required_argument : no_argument;
+        l[n++].val = OPTION_CODE0 + (int)i;
+        if (e->short_name && k + 3 < len) {
+            shorts[k++] = (char)e->short_name;
+            if (e->arg) shorts[k++] = ':';
+        }
+    }
+    shorts[k] = '\0';
+    return l;
+}
+
+int options_parse(int argc, char **argv, const struct options_program *p, void *opts,
+                  struct options_common *c, char *err, size_t errlen)
+{
+    const struct options_common defaults = *c; /* for --help, whatever came before it */
+    char shorts[32];
+    struct option *longopts = longopts_of(p, shorts, sizeof shorts);
+    int code, idx, rc = 0;
+
+    if (!longopts) return 2 * cli_fail(err, errlen, "out of memory");
+    c->peak_bw_GBs = NAN;
+    opterr = 0;
+    optind = 0; /* glibc: a full reset, also of a half-parsed cluster */
+    while (rc == 0 && (code = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
+        int own = 0;
+        const struct options_entry *e = entry_of(p, code, &own);
+        if (code == ':') {
+            rc = 2 *
+                 cli_fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+        } else if (!e) {
+            rc = 2 * cli_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+        } else if (e->only && strcmp(e->only, c->backend) != 0) {
+            rc = 2 * cli_fail(err, errlen, "--%s %s", e->name, e->elsewhere);
+        } else if (e->action == OPTIONS_HELP) {
+            options_usage(argv[0], p, &defaults);
+            rc = -1;
+        } else if (e->action == OPTIONS_VERSION) {
+            printf("%s\n", sysinfo_version()); /* asked for: stdout, for pipes */
+            rc = -1;
+        } else {
+            rc = e->parse(own ? opts : (void *)c, optarg, err, errlen);
+        }
+    }
+    free(longopts);
+    if (rc == 0) rc = cli_no_operands(argc, argv, optind, err, errlen);
+    return rc;
+}
