@@ -14,6 +14,7 @@
 #include "layout.h"
 #include "lbm.h"
 #include "lbm_dist_backend.h"
+#include "lbm_omp.h"
 #include "progress.h"
 #include "pull.h"
 #include "sysinfo.h"
@@ -21,71 +22,6 @@
 const char lbm_backend_name[] = "cpu";
 
 #define LATTICE_SHIFT 2048 /* bytes; a multiple of every row alignment up to 2 KiB */
-
-/* Where a regular row reads and writes, relative to its first cell: rows whose y and z
- * neighbours all lie inside the sub-domain or in a ghost layer (1 <= y < ny - 1 and
- * 1 <= z < nz - 1 on one rank). Only x crosses a boundary there, so every such row follows one
- * pattern, worked out once by the general rules (pull.h) instead of per row (38 of them per
- * row cost as much as a quarter of a 256-cell row's update). */
-struct row_plan {
-    int ok;                       /* some row is regular (ny, nz >= 3 or ghost layers) */
-    ptrdiff_t pull[19];           /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
-    ptrdiff_t pull_end[2][19];    /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
-    ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
-    ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
-};
-
-struct lbm_state {
-    struct lbm_setup u;
-    struct row_plan plan;
-    char *mem[2]; /* the allocations (one for aa) */
-    char *lat[2]; /* lat[cur] holds the current populations */
-    int cur;
-    int aa_even;      /* aa: the next step is an even (cell-local) one; 0 right after init */
-    size_t buf_elems; /* per-thread buffer of the nt kernel: a chunk for each direction */
-    size_t nt_stride; /* elements from one direction's chunk to the next there */
-    int threads;      /* OpenMP threads of every update (lbm_alloc's count) */
-    char *nt_buf;     /* the nt kernel's per-thread buffers, nt_slot bytes apart; NULL otherwise */
-    size_t nt_slot;   /* bytes: a whole 2 MiB huge page per thread, as cpu_alloc gives each */
-    char region[32];  /* likwid marker region: lbm_<kernel> */
-};
-
-typedef void (*row_fn)(const struct lbm_state *, const void *, void *, size_t, size_t, void *, long,
-                       long);
-
-/* The nt kernel streams a whole regular row of whole cache lines, its direction rows starting on
- * one, in steps of LBMR_NT_LINES lines per direction (the rest of the row a line at a time): each
- * step is computed into a small local block and goes out at once, so that streaming overlaps
- * computing. On the 16-core host 4 lines (256 bytes) beat whole-row chunks by 5-6 points of the
- * copy_nt ceiling, 2 lines did about as well, 1 and 8 less
- * (data/lbm/cpu-pull-nt-lines-h100-host-2026-11-22).
- * -DLBMR_NT_LINES=0 turns it off: every row then goes in chunks. */
-#ifndef LBMR_NT_LINES
-#define LBMR_NT_LINES 4
-#endif
-/* Other rows go in chunks of this many bytes per direction, computed into the thread's buffer
- * (where they stay in L1) and streamed out one after the other. With 512-byte chunks
- * (data/lbm/cpu-collision-fma-h100-host-2026-11-22) each chunk ended in a scalar remainder; since
- * regular rows run whole vectors, 2048 bytes (a 256-cell row in sp and dp) did best
- * (data/lbm/cpu-pull-nt-chunks-h100-host-2026-11-22).
- * -DLBMR_NT_CHUNK=N for studies, 0 for whole rows. */
-#ifndef LBMR_NT_CHUNK
-#define LBMR_NT_CHUNK 2048
-#endif
-static long nt_chunk_cells(size_t es, long n)
-{
-    const long c = LBMR_NT_CHUNK > 0 ? LBMR_NT_CHUNK / (long)es : n;
-    return c > 0 ? c : 1;
-}
-
-/* whether row (y, z) follows s->plan */
-static int row_regular(const struct lbm_state *s, size_t y, size_t z)
-{
-    const struct lbm_layout *l = &s->u.l;
-    const struct lbm_bounds *b = &s->u.b;
-    return s->plan.ok && (y >= 1 || b->neighbor[1][0]) && (y + 2 <= l->ny || b->neighbor[1][1]) &&
-           (z >= 1 || b->neighbor[2][0]) && (z + 2 <= l->nz || b->neighbor[2][1]);
-}
 
 /* The plan from the general rules applied to one regular row; any lid term there (there is
  * none: the lid is crossed along z only) would leave the plan off. */
@@ -133,67 +69,32 @@ static void plan_rows(struct lbm_state *s)
     }
 }
 
-/* The kernel rows, one set per precision x collision (lbm_omp_inst.inc). */
-typedef void (*aa_fn)(const struct lbm_state *, void *, size_t, size_t);
-#define INST_REAL float
-#define INST_PARAMS psp
-#define INST_P sp
-#define INST_C bgk
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#define INST_C trt
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#define INST_C mrt
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#undef INST_P
-#undef INST_PARAMS
-#undef INST_REAL
-#define INST_REAL double
-#define INST_PARAMS pdp
-#define INST_P dp
-#define INST_C bgk
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#define INST_C trt
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#define INST_C mrt
-#include "lbm_omp_inst.inc"
-#undef INST_C
-#undef INST_P
-#undef INST_PARAMS
-#undef INST_REAL
+/* The table of LBM_OMP_VARIANTS: each line with its functions in every precision. */
+#define ROW_FN_(prec, suffix, name) [prec] = LBM_OMP_NAME(name, suffix),
+#define AA_FNS_(prec, suffix, name)                                                                \
+    [prec] = {LBM_OMP_AA_NAME(name, odd, suffix), LBM_OMP_AA_NAME(name, even, suffix)},
+#define FNS_PULL_(name) .row = {LBM_OMP_PRECISIONS(ROW_FN_, name)}
+#define FNS_AA_(name) .aa = {LBM_OMP_PRECISIONS(AA_FNS_, name)}
+#define ENTRY_(scheme, name, kernel, collision, forced, store)                                     \
+    {#name, kernel, collision, forced, store, FNS_##scheme##_(name)},
+static const struct lbm_omp_variant variants[] = {LBM_OMP_VARIANTS(ENTRY_)};
+#undef ENTRY_
+#undef FNS_AA_
+#undef FNS_PULL_
+#undef AA_FNS_
+#undef ROW_FN_
 
-/* [precision][collision][forced][0 odd (neighbours), 1 even (own cell)] */
-static const aa_fn aa_rows[2][3][2][2] = {
-    {{{aa_odd_bgk_sp, aa_even_bgk_sp}, {aa_odd_bgk_sp_f, aa_even_bgk_sp_f}},
-     {{aa_odd_trt_sp, aa_even_trt_sp}, {aa_odd_trt_sp_f, aa_even_trt_sp_f}},
-     {{aa_odd_mrt_sp, aa_even_mrt_sp}, {aa_odd_mrt_sp_f, aa_even_mrt_sp_f}}},
-    {{{aa_odd_bgk_dp, aa_even_bgk_dp}, {aa_odd_bgk_dp_f, aa_even_bgk_dp_f}},
-     {{aa_odd_trt_dp, aa_even_trt_dp}, {aa_odd_trt_dp_f, aa_even_trt_dp_f}},
-     {{aa_odd_mrt_dp, aa_even_mrt_dp}, {aa_odd_mrt_dp_f, aa_even_mrt_dp_f}}},
-};
-
-/* [precision][collision][variant: 0 ordinary, 1 non-temporal, 2 forced, 3 AoS, 4 AoS forced] */
-static const row_fn rows[2][3][5] = {
-    {{row_bgk_sp, row_bgk_sp_nt, row_bgk_sp_f, row_bgk_sp_aos, row_bgk_sp_aos_f},
-     {row_trt_sp, row_trt_sp_nt, row_trt_sp_f, row_trt_sp_aos, row_trt_sp_aos_f},
-     {row_mrt_sp, row_mrt_sp_nt, row_mrt_sp_f, row_mrt_sp_aos, row_mrt_sp_aos_f}},
-    {{row_bgk_dp, row_bgk_dp_nt, row_bgk_dp_f, row_bgk_dp_aos, row_bgk_dp_aos_f},
-     {row_trt_dp, row_trt_dp_nt, row_trt_dp_f, row_trt_dp_aos, row_trt_dp_aos_f},
-     {row_mrt_dp, row_mrt_dp_nt, row_mrt_dp_f, row_mrt_dp_aos, row_mrt_dp_aos_f}},
-};
-
-static row_fn step_fn(const struct lbm_state *s, int *variant)
+/* The case's line of LBM_OMP_VARIANTS. Forced rows store plainly (they are not a benchmark
+ * path): pull_nt takes pull's. NULL if none matches. */
+static const struct lbm_omp_variant *lbm_omp_variant_find(const struct lbm_case *c)
 {
-    const int forced = lbm_forced(&s->u.c);
-    if (s->u.c.kernel == LBM_PULL_AOS)
-        *variant = forced ? 4 : 3;
-    else
-        *variant = forced ? 2 : (s->u.c.kernel == LBM_PULL_NT ? 1 : 0);
-    return rows[s->u.c.prec == PREC_DP][s->u.c.collision][*variant];
+    const int forced = lbm_forced(c);
+    const enum lbm_kernel k = forced && c->kernel == LBM_PULL_NT ? LBM_PULL : c->kernel;
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        if (variants[i].kernel == k && variants[i].collision == c->collision &&
+            variants[i].forced == forced)
+            return &variants[i];
+    return NULL;
 }
 
 int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
@@ -264,20 +165,33 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
     }
     s->threads = omp_get_max_threads();
     {
+        const struct lbm_omp_variant *v = lbm_omp_variant_find(c);
+        if (v) {
+            s->row = v->row[c->prec];
+            s->aa[LBM_OMP_AA_ODD] = v->aa[c->prec][LBM_OMP_AA_ODD];
+            s->aa[LBM_OMP_AA_EVEN] = v->aa[c->prec][LBM_OMP_AA_EVEN];
+            s->nt = v->store == LBM_OMP_NT;
+        }
+        if (!(s->row || s->aa[LBM_OMP_AA_ODD])) {
+            /* every case lbm_setup_make accepts has its line in LBM_OMP_VARIANTS */
+            snprintf(err, errlen, "no CPU row kernel for %s %s %s%s", prec_name(c->prec),
+                     lbm_kernel_names[c->kernel], lbm_collision_names[c->collision],
+                     lbm_forced(c) ? " forced" : "");
+            lbm_free(s);
+            return 1;
+        }
+    }
+    if (s->nt) {
         /* the nt kernel's buffers, once per state rather than per update inside the timed loop;
          * each thread's own huge page, first touched by that thread in its first update */
-        int variant;
         const size_t huge = (size_t)2 << 20;
-        step_fn(s, &variant);
-        if (variant == 1) {
-            s->nt_slot = (s->buf_elems * s->u.es + huge - 1) / huge * huge;
-            s->nt_buf = cpu_alloc(s->nt_slot * (size_t)s->threads);
-            if (!s->nt_buf) {
-                snprintf(err, errlen, "cannot allocate the nt kernel's buffers (%.2f MiB)",
-                         (double)s->nt_slot * s->threads / 1048576.0);
-                lbm_free(s);
-                return 1;
-            }
+        s->nt_slot = (s->buf_elems * s->u.es + huge - 1) / huge * huge;
+        s->nt_buf = cpu_alloc(s->nt_slot * (size_t)s->threads);
+        if (!s->nt_buf) {
+            snprintf(err, errlen, "cannot allocate the nt kernel's buffers (%.2f MiB)",
+                     (double)s->nt_slot * s->threads / 1048576.0);
+            lbm_free(s);
+            return 1;
         }
     }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
@@ -379,9 +293,8 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
     const struct lbm_layout *l = &s->u.l;
     double t0 = omp_get_wtime();
     if (s->u.c.kernel == LBM_AA) {
-        const int forced = lbm_forced(&s->u.c);
         for (int t = 0; t < steps && !interrupt_requested(); t++) {
-            aa_fn row = aa_rows[s->u.c.prec == PREC_DP][s->u.c.collision][forced][s->aa_even];
+            const lbm_omp_aa_fn row = s->aa[s->aa_even ? LBM_OMP_AA_EVEN : LBM_OMP_AA_ODD];
 #pragma omp parallel
             {
                 cpu_marker_start(s->region);
@@ -461,8 +374,8 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
 int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
                    char *err, size_t errlen)
 {
-    int variant;
-    row_fn fn = step_fn(s, &variant);
+    const lbm_omp_row_fn fn = s->row;
+    const int nt = s->nt;
     const char *src = s->lat[s->cur];
     char *dst = s->lat[1 - s->cur];
     (void)queue;
@@ -471,13 +384,13 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
 #pragma omp parallel num_threads(s->threads)
     {
-        void *buf = variant == 1 ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
+        void *buf = nt ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
         cpu_marker_start(s->region);
 #pragma omp for collapse(2) schedule(static)
         for (size_t z = lo[2]; z < hi[2]; z++)
             for (size_t y = lo[1]; y < hi[1]; y++)
                 fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
-        if (variant == 1) cpu_nt_fence();
+        if (nt) cpu_nt_fence();
         cpu_marker_stop(s->region);
     }
     return 0;

@@ -1,16 +1,16 @@
-/* lbm_omp_aa.inc: one x row of the in-place AA update (kernel aa), included by lbm_omp_inst.inc
- * once per (precision, collision, forcing) with AA_FN_EVEN, AA_FN_ODD, ROW_REAL, ROW_COLLIDE,
- * ROW_COLL, ROW_PARAMS and ROW_FORCED defined. The lattice holds, between even and odd steps, the
- * post-collision value of direction d in slot opp(d) of its own cell:
+/* lbm_omp_aa.c: one x row of the in-place AA update (kernel aa), compiled once per AA line of
+ * LBM_OMP_VARIANTS and precision (lbm_omp_kernel.h names the constants). The lattice holds,
+ * between even and odd steps, the post-collision value of direction d in slot opp(d) of its own
+ * cell:
  *   odd step  (from that state): f_d = slot opp(d) of the cell upstream, x - c_d (across a wall:
  *             slot d of the cell itself, plus the lid's term); collide; f_d goes to slot d of
  *             the cell downstream, x + c_d (across a wall: slot opp(d) of the cell itself, with
  *             the lid's term of opp(d)). Every location a cell writes is one it read.
  *   even step: f_d = slot d of the cell; collide; f_d goes to slot opp(d) of the cell.
- * Each location is read and written by one cell only: rows run in parallel, x vectorises.
- * No include guard on purpose. */
+ * Each location is read and written by one cell only: rows run in parallel, x vectorises. */
+#include "lbm_omp_kernel.h"
 
-static void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
+void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
     ROW_REAL *const lat = (ROW_REAL *)latv;
     const struct lbm_layout *l = &s->u.l;
@@ -37,7 +37,7 @@ static void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z
 
 /* where direction d of cell (x, y, z) is read from (odd step) and written to, with the lid's
  * terms: the general rule, for the row's end cells */
-static void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
+void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
     ROW_REAL *const lat = (ROW_REAL *)latv;
     const struct lbm_layout *l = &s->u.l;

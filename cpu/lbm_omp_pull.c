@@ -1,20 +1,28 @@
-/* lbm_omp_row.inc: cells x0 <= x < x1 of one x row of the pull update, included by lbm_omp_inst.inc
- * once per (precision, collision, forcing, store kind, layout) with ROW_FN, ROW_REAL, ROW_COLLIDE,
- * ROW_COLL, ROW_PARAMS, ROW_CS, ROW_FORCED and ROW_NT defined. Cells away from the x ends (and
- * on regular rows the ends too, overwritten after) form a vectorisable loop over 19 precomputed
- * source offsets; the row's two end cells take the general rule of pull.h. With ROW_NT a regular
- * row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per direction,
- * each streamed with non-temporal stores as soon as it is computed; other rows go in chunks
- * (nt_chunk_cells), each built in a thread-local buffer and streamed out after. No include guard
- * on purpose. */
+/* lbm_omp_pull.c: cells x0 <= x < x1 of one x row of the pull update (kernels pull, pull_nt,
+ * pull_aos), compiled once per PULL line of LBM_OMP_VARIANTS and precision (lbm_omp_kernel.h names
+ * the constants). Cells away from the x ends (and on regular rows the ends too, overwritten after)
+ * form a vectorisable loop over 19 precomputed source offsets; the row's two end cells take the
+ * general rule of pull.h. With ROW_NT a regular row of aligned direction rows goes out in steps of
+ * LBMR_NT_LINES cache lines per direction, each streamed with non-temporal stores as soon as it is
+ * computed; other rows go in chunks (nt_chunk_cells), each built in a thread-local buffer and
+ * streamed out after. One long function: its statements are those the performance was measured
+ * with, kept as they were. */
+#include "lbm_omp_kernel.h"
+
 #define ROW_LINE ((long)(64 / sizeof(ROW_REAL)))                      /* cells in a cache line */
 #define ROW_STEP (ROW_LINE * (LBMR_NT_LINES > 0 ? LBMR_NT_LINES : 1)) /* cells per line step */
 #define ROW_END_FN_(fn) fn##_end
 #define ROW_END_FN__(fn) ROW_END_FN_(fn)
 /* cell x at an end of the row (x = 0 or nx - 1), where x can cross a boundary too, updated by the
- * general rule into f */
-static inline void ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REAL *src, size_t y,
-                                        size_t z, long x, int regular, ROW_REAL f[19])
+ * general rule into f. Out of line, as it was when the rows were measured: GCC left it so in the
+ * one file that held all 54 kernels (its unit growth limit), and inlines it into a row compiled
+ * alone, which grows the row by a third. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REAL *src, size_t y, size_t z, long x,
+                     int regular, ROW_REAL f[19])
 {
     const struct lbm_layout *l = &s->u.l;
     if (regular) {
@@ -33,8 +41,8 @@ static inline void ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REA
     ROW_COLLIDE(f, &s->u.ROW_PARAMS, ROW_FORCED);
 }
 
-static void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, size_t z,
-                   void *bufv, long x0, long x1)
+void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, size_t z, void *bufv,
+            long x0, long x1)
 {
     const ROW_REAL *restrict src = (const ROW_REAL *)srcv;
     ROW_REAL *restrict dst = (ROW_REAL *)dstv;
@@ -181,10 +189,3 @@ static void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size
         }
     }
 }
-#undef ROW_LOAD_
-#undef ROW_IVDEP_
-#undef ROW_CELL_
-#undef ROW_LINE
-#undef ROW_STEP
-#undef ROW_END_FN_
-#undef ROW_END_FN__

@@ -1,0 +1,164 @@
+/* lbm_omp.h: what the OpenMP LBM backend (lbm_omp.c) and its row kernels (lbm_omp_rows.c, compiled
+ * once per precision) share: the state, the row plan, and the one list of kernel variants from
+ * which lbm_omp_rows.c defines every row function and the table lbm_omp.c dispatches through.
+ * Private to cpu/. */
+#ifndef LBM_OMP_H
+#define LBM_OMP_H
+
+#include <stddef.h>
+
+#include "lbm_model.h"
+
+/* Where a regular row reads and writes, relative to its first cell: rows whose y and z
+ * neighbours all lie inside the sub-domain or in a ghost layer (1 <= y < ny - 1 and
+ * 1 <= z < nz - 1 on one rank). Only x crosses a boundary there, so every such row follows one
+ * pattern, worked out once by the general rules (pull.h) instead of per row (38 of them per
+ * row cost as much as a quarter of a 256-cell row's update). */
+struct row_plan {
+    int ok;                       /* some row is regular (ny, nz >= 3 or ghost layers) */
+    ptrdiff_t pull[19];           /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
+    ptrdiff_t pull_end[2][19];    /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
+    ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
+    ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
+};
+
+struct lbm_state;
+/* pull: cells x0 <= x < x1 of row (y, z) from src into dst; buf: the thread's nt buffer */
+typedef void (*lbm_omp_row_fn)(const struct lbm_state *s, const void *src, void *dst, size_t y,
+                               size_t z, void *buf, long x0, long x1);
+/* aa: one step of row (y, z) in place */
+typedef void (*lbm_omp_aa_fn)(const struct lbm_state *s, void *lat, size_t y, size_t z);
+
+struct lbm_state {
+    struct lbm_setup u;
+    struct row_plan plan;
+    lbm_omp_row_fn row;  /* pull kernels: the case's row (lbm_omp_variant_find) */
+    lbm_omp_aa_fn aa[2]; /* aa: its two steps, [enum lbm_omp_aa_step] */
+    int nt;              /* the row stores non-temporally (through nt_buf) */
+    char *mem[2];        /* the allocations (one for aa) */
+    char *lat[2];        /* lat[cur] holds the current populations */
+    int cur;
+    int aa_even;      /* aa: the next step is an even (cell-local) one; 0 right after init */
+    size_t buf_elems; /* per-thread buffer of the nt kernel: a chunk for each direction */
+    size_t nt_stride; /* elements from one direction's chunk to the next there */
+    int threads;      /* OpenMP threads of every update (lbm_alloc's count) */
+    char *nt_buf;     /* the nt kernel's per-thread buffers, nt_slot bytes apart; NULL otherwise */
+    size_t nt_slot;   /* bytes: a whole 2 MiB huge page per thread, as cpu_alloc gives each */
+    char region[32];  /* likwid marker region: lbm_<kernel> */
+};
+
+/* The nt kernel streams a whole regular row of whole cache lines, its direction rows starting on
+ * one, in steps of LBMR_NT_LINES lines per direction (the rest of the row a line at a time): each
+ * step is computed into a small local block and goes out at once, so that streaming overlaps
+ * computing. On the 16-core host 4 lines (256 bytes) beat whole-row chunks by 5-6 points of the
+ * copy_nt ceiling, 2 lines did about as well, 1 and 8 less
+ * (data/lbm/cpu-pull-nt-lines-h100-host-2026-11-22).
+ * -DLBMR_NT_LINES=0 turns it off: every row then goes in chunks. */
+#ifndef LBMR_NT_LINES
+#define LBMR_NT_LINES 4
+#endif
+/* Other rows go in chunks of this many bytes per direction, computed into the thread's buffer
+ * (where they stay in L1) and streamed out one after the other. With 512-byte chunks
+ * (data/lbm/cpu-collision-fma-h100-host-2026-11-22) each chunk ended in a scalar remainder; since
+ * regular rows run whole vectors, 2048 bytes (a 256-cell row in sp and dp) did best
+ * (data/lbm/cpu-pull-nt-chunks-h100-host-2026-11-22).
+ * -DLBMR_NT_CHUNK=N for studies, 0 for whole rows. */
+#ifndef LBMR_NT_CHUNK
+#define LBMR_NT_CHUNK 2048
+#endif
+static inline long nt_chunk_cells(size_t es, long n)
+{
+    const long c = LBMR_NT_CHUNK > 0 ? LBMR_NT_CHUNK / (long)es : n;
+    return c > 0 ? c : 1;
+}
+
+/* whether row (y, z) follows s->plan */
+static inline int row_regular(const struct lbm_state *s, size_t y, size_t z)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const struct lbm_bounds *b = &s->u.b;
+    return s->plan.ok && (y >= 1 || b->neighbor[1][0]) && (y + 2 <= l->ny || b->neighbor[1][1]) &&
+           (z >= 1 || b->neighbor[2][0]) && (z + 2 <= l->nz || b->neighbor[2][1]);
+}
+
+/* How a row writes its results. */
+enum lbm_omp_store {
+    LBM_OMP_PLAIN, /* ordinary stores (write-allocate) */
+    LBM_OMP_NT     /* non-temporal stores through a per-thread buffer (s->nt_buf), then a fence */
+};
+
+/* The two steps of aa, which alternate: odd from a cell's neighbours, even in the cell itself. */
+enum lbm_omp_aa_step { LBM_OMP_AA_ODD = 0, LBM_OMP_AA_EVEN = 1 };
+
+/* Every row kernel, one line each, in every precision of LBM_OMP_PRECISIONS:
+ *   X(scheme, name, kernel, collision, forced, store)
+ * scheme: PULL (two lattices: one function over cells x0 <= x < x1 of a row, lbm_omp_pull.c;
+ * pull_aos's rows walk the array of structures) or AA (in place: one function per step,
+ * lbm_omp_aa.c); name: the function, name_sp and name_dp in the binary (AA: name_odd_sp,
+ * name_even_sp, ...); forced: 1 for the body force of the channel. Forced rows store plainly: they
+ * are not a benchmark path, so pull_nt takes pull's (lbm_omp_variant_find). cpu/CMakeLists.txt
+ * reads these lines too: it compiles the scheme's file once per line and precision, with the
+ * line's constants as literals; lbm_omp.c dispatches through the table made from them. A new
+ * variant is one line here (and, for a new scheme, its kernel file); keep one line per line. */
+#define LBM_OMP_VARIANTS(X)                                                                        \
+    X(PULL, row_bgk, LBM_PULL, LBM_BGK, 0, LBM_OMP_PLAIN)                                          \
+    X(PULL, row_bgk_nt, LBM_PULL_NT, LBM_BGK, 0, LBM_OMP_NT)                                       \
+    X(PULL, row_bgk_f, LBM_PULL, LBM_BGK, 1, LBM_OMP_PLAIN)                                        \
+    X(PULL, row_bgk_aos, LBM_PULL_AOS, LBM_BGK, 0, LBM_OMP_PLAIN)                                  \
+    X(PULL, row_bgk_aos_f, LBM_PULL_AOS, LBM_BGK, 1, LBM_OMP_PLAIN)                                \
+    X(AA, aa_bgk, LBM_AA, LBM_BGK, 0, LBM_OMP_PLAIN)                                               \
+    X(AA, aa_bgk_f, LBM_AA, LBM_BGK, 1, LBM_OMP_PLAIN)                                             \
+    X(PULL, row_trt, LBM_PULL, LBM_TRT, 0, LBM_OMP_PLAIN)                                          \
+    X(PULL, row_trt_nt, LBM_PULL_NT, LBM_TRT, 0, LBM_OMP_NT)                                       \
+    X(PULL, row_trt_f, LBM_PULL, LBM_TRT, 1, LBM_OMP_PLAIN)                                        \
+    X(PULL, row_trt_aos, LBM_PULL_AOS, LBM_TRT, 0, LBM_OMP_PLAIN)                                  \
+    X(PULL, row_trt_aos_f, LBM_PULL_AOS, LBM_TRT, 1, LBM_OMP_PLAIN)                                \
+    X(AA, aa_trt, LBM_AA, LBM_TRT, 0, LBM_OMP_PLAIN)                                               \
+    X(AA, aa_trt_f, LBM_AA, LBM_TRT, 1, LBM_OMP_PLAIN)                                             \
+    X(PULL, row_mrt, LBM_PULL, LBM_MRT, 0, LBM_OMP_PLAIN)                                          \
+    X(PULL, row_mrt_nt, LBM_PULL_NT, LBM_MRT, 0, LBM_OMP_NT)                                       \
+    X(PULL, row_mrt_f, LBM_PULL, LBM_MRT, 1, LBM_OMP_PLAIN)                                        \
+    X(PULL, row_mrt_aos, LBM_PULL_AOS, LBM_MRT, 0, LBM_OMP_PLAIN)                                  \
+    X(PULL, row_mrt_aos_f, LBM_PULL_AOS, LBM_MRT, 1, LBM_OMP_PLAIN)                                \
+    X(AA, aa_mrt, LBM_AA, LBM_MRT, 0, LBM_OMP_PLAIN)                                               \
+    X(AA, aa_mrt_f, LBM_AA, LBM_MRT, 1, LBM_OMP_PLAIN)
+
+/* The precisions every variant is compiled in, one line each: X(prec, suffix, arg), arg passed
+ * through (the callers' own parameter). cpu/CMakeLists.txt reads the suffixes too. */
+#define LBM_OMP_PRECISIONS(X, arg)                                                                 \
+    X(PREC_SP, sp, arg)                                                                            \
+    X(PREC_DP, dp, arg)
+
+/* The kernels' names: LBM_OMP_NAME(row_bgk_nt, sp) is row_bgk_nt_sp, LBM_OMP_AA_NAME(aa_bgk, odd,
+ * sp) aa_bgk_odd_sp. */
+#define LBM_OMP_NAME_(name, suffix) name##_##suffix
+#define LBM_OMP_NAME(name, suffix) LBM_OMP_NAME_(name, suffix)
+#define LBM_OMP_AA_NAME_(name, step, suffix) name##_##step##_##suffix
+#define LBM_OMP_AA_NAME(name, step, suffix) LBM_OMP_AA_NAME_(name, step, suffix)
+
+/* The kernels' declarations, every line in every precision. */
+#define LBM_OMP_DECLARE_PULL_(prec, suffix, name)                                                  \
+    void LBM_OMP_NAME(name, suffix)(const struct lbm_state *s, const void *src, void *dst,         \
+                                    size_t y, size_t z, void *buf, long x0, long x1);
+#define LBM_OMP_DECLARE_AA_(prec, suffix, name)                                                    \
+    void LBM_OMP_AA_NAME(name, odd, suffix)(const struct lbm_state *s, void *lat, size_t y,        \
+                                            size_t z);                                             \
+    void LBM_OMP_AA_NAME(name, even, suffix)(const struct lbm_state *s, void *lat, size_t y,       \
+                                             size_t z);
+#define LBM_OMP_DECLARE_(scheme, name, kernel, collision, forced, store)                           \
+    LBM_OMP_PRECISIONS(LBM_OMP_DECLARE_##scheme##_, name)
+LBM_OMP_VARIANTS(LBM_OMP_DECLARE_)
+#undef LBM_OMP_DECLARE_
+
+/* One line of LBM_OMP_VARIANTS: what selects it, and its functions in every precision. */
+struct lbm_omp_variant {
+    const char *name;
+    enum lbm_kernel kernel;
+    enum lbm_collision collision;
+    int forced;
+    enum lbm_omp_store store;
+    lbm_omp_row_fn row[PREC_COUNT];  /* PULL; NULL for AA */
+    lbm_omp_aa_fn aa[PREC_COUNT][2]; /* AA: [precision][enum lbm_omp_aa_step]; NULL for PULL */
+};
+
+#endif

@@ -1,0 +1,42 @@
+/* lbm_omp_kernel.h: the names and constants of one row kernel, for the kernel files
+ * (lbm_omp_pull.c, lbm_omp_aa.c). cpu/CMakeLists.txt compiles its scheme's file once per line of
+ * LBM_OMP_VARIANTS (lbm_omp.h) and precision, through a generated source that defines
+ * LBM_OMP_KERNEL_PREC_SP (or _DP), LBM_OMP_KERNEL_FN (the line's name), LBM_OMP_KERNEL_COLLISION
+ * (bgk, trt or mrt), LBM_OMP_KERNEL_FORCED, LBM_OMP_KERNEL_NT (1: non-temporal stores) and
+ * LBM_OMP_KERNEL_CS (elements between neighbouring cells: 1 SoA, 19 AoS): each variant's function
+ * is compiled from the kernel text with its constants as literals. */
+#ifndef LBM_OMP_KERNEL_H
+#define LBM_OMP_KERNEL_H
+
+#include <stdint.h>
+
+#include "cpu_copy.h"
+#include "lbm_omp.h"
+#include "pull.h"
+
+#if defined(LBM_OMP_KERNEL_PREC_SP)
+#define ROW_REAL float
+#define ROW_PARAMS psp
+#define LBM_OMP_P sp
+#elif defined(LBM_OMP_KERNEL_PREC_DP)
+#define ROW_REAL double
+#define ROW_PARAMS pdp
+#define LBM_OMP_P dp
+#else
+#error "a kernel file is compiled once per variant and precision: see cpu/CMakeLists.txt"
+#endif
+
+#define LBM_OMP_CAT_(a, b, c) a##_##b##_##c
+#define LBM_OMP_CAT(a, b, c) LBM_OMP_CAT_(a, b, c)
+
+#define ROW_COLL struct LBM_OMP_CAT(lbm, coll, LBM_OMP_P)
+#define ROW_COLLIDE LBM_OMP_CAT(lbm, LBM_OMP_KERNEL_COLLISION, LBM_OMP_P)
+#define ROW_FORCED LBM_OMP_KERNEL_FORCED
+#define ROW_NT LBM_OMP_KERNEL_NT
+#define ROW_CS LBM_OMP_KERNEL_CS
+/* the functions, as LBM_OMP_VARIANTS names them (lbm_omp.h declares them) */
+#define ROW_FN LBM_OMP_NAME(LBM_OMP_KERNEL_FN, LBM_OMP_P)
+#define AA_FN_ODD LBM_OMP_AA_NAME(LBM_OMP_KERNEL_FN, odd, LBM_OMP_P)
+#define AA_FN_EVEN LBM_OMP_AA_NAME(LBM_OMP_KERNEL_FN, even, LBM_OMP_P)
+
+#endif
