@@ -1,7 +1,7 @@
-/* lbm_omp.h: what the OpenMP LBM backend (lbm_omp.c) and its row kernels (lbm_omp_rows.c, compiled
- * once per precision) share: the state, the row plan, and the one list of kernel variants from
- * which lbm_omp_rows.c defines every row function and the table lbm_omp.c dispatches through.
- * Private to cpu/. */
+/* lbm_omp.h: what the OpenMP LBM backend (lbm_omp.c) and its row kernels (lbm_omp_pull.c and
+ * lbm_omp_aa.c, compiled once per line of the list below and per precision by cpu/CMakeLists.txt)
+ * share: the state, the row plan, and the one list of kernel variants from which the kernels are
+ * defined and the table lbm_omp.c dispatches through is made. Private to cpu/. */
 #ifndef LBM_OMP_H
 #define LBM_OMP_H
 
