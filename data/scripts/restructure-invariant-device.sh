@@ -4,7 +4,9 @@
 # checkout of the previous commit) and this checkout with CUDA and NVML, runs this build's
 # `ctest -L gpu` (the GPU state-hash grid against tests/state_hashes_gpu.csv included) and
 # compute-sanitizer memcheck on small cases, then alternates the two builds ROUNDS times (default
-# 3): stream-gpu copy sp/dp and lbm-gpu 256^3 pull/aa sp/dp. Files go to $OUT.
+# 3): stream-gpu copy sp/dp and lbm-gpu 256^3 pull/aa sp/dp; then, on the host's CPUs, CPU_ROUNDS
+# (default 4) alternated rounds of stream-cpu copy/copy_nt and lbm-cpu 256^3 pull/pull_nt/aa sp/dp
+# (threads pinned as the main job pins them). Files go to $OUT.
 set -u
 old_src=$1 old_v=$2 new_v=$3 rounds=${4:-3}
 cd "$(dirname "$0")/../.."
@@ -39,9 +41,17 @@ for r in $(seq "$rounds"); do
         /tmp/$b/lbm-gpu --size 256 --kernel pull,aa --precision sp,dp --append -o "$OUT/gpu-lbm-$b.csv" 2>/dev/null
     done
 done
+export OMP_PROC_BIND=close OMP_PLACES=cores
+for r in $(seq "${CPU_ROUNDS:-4}"); do
+    for b in old new; do
+        /tmp/$b/stream-cpu --kernel copy,copy_nt --precision sp,dp --append -o "$OUT/cpu-stream-$b.csv" 2>/dev/null
+        /tmp/$b/lbm-cpu --size 256 --kernel pull,pull_nt,aa --precision sp,dp --append -o "$OUT/cpu-lbm-$b.csv" 2>/dev/null
+    done
+done
 # per build and case: every round's best repetition
 awk -F, 'FNR==1{for(i=1;i<=NF;i++)c[$i]=i;next}
-    {n=split(FILENAME,q,"/"); split(q[n],p,"[-.]"); b=p[3]; k=$c["kernel"] " " $c["precision"];
+    {n=split(FILENAME,q,"/"); split(q[n],p,"[-.]"); b=p[3]; k=p[1] " " $c["kernel"] " " $c["precision"];
      v=($c["mflups"]!="")?$c["mflups"]:$c["bw_prog_GBs"]; x[k,b]=x[k,b] " " v; keys[k]=1}
-    END{for(k in keys) printf "%-10s old:%s | new:%s\n", k, x[k,"old"], x[k,"new"]}' \
-    "$OUT"/gpu-*-old.csv "$OUT"/gpu-*-new.csv | sort | tee "$OUT/rounds.txt"
+    END{for(k in keys) printf "%-18s old:%s | new:%s\n", k, x[k,"old"], x[k,"new"]}' \
+    "$OUT"/gpu-*-old.csv "$OUT"/gpu-*-new.csv "$OUT"/cpu-*-old.csv "$OUT"/cpu-*-new.csv |
+    sort | tee "$OUT/rounds.txt"
