@@ -235,59 +235,45 @@ void dist_comm_barrier(struct dist_comm *c)
 #endif
 }
 
+#ifdef LBMR_WITH_MPI
+/* In place over the run's ranks; a run without a communicator (one rank) keeps its own value. */
+static void reduce(struct dist_comm *c, void *v, int n, MPI_Datatype type, MPI_Op op)
+{
+    if (c->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, v, n, type, op, c->comm);
+}
+#define DIST_REDUCE(c, v, n, type, op) reduce(c, v, n, type, op)
+#else
+#define DIST_REDUCE(c, v, n, type, op) ((void)(c), (void)(v), (void)(n))
+#endif
+
 int dist_comm_max_int(struct dist_comm *c, int v)
 {
-#ifdef LBMR_WITH_MPI
-    if (c->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, c->comm);
-#else
-    (void)c;
-#endif
+    DIST_REDUCE(c, &v, 1, MPI_INT, MPI_MAX);
     return v;
 }
 
 int dist_comm_or_int(struct dist_comm *c, int v)
 {
-#ifdef LBMR_WITH_MPI
-    if (c->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_BOR, c->comm);
-#else
-    (void)c;
-#endif
+    DIST_REDUCE(c, &v, 1, MPI_INT, MPI_BOR);
     return v;
 }
 
 double dist_comm_max_double(struct dist_comm *c, double v)
 {
-#ifdef LBMR_WITH_MPI
-    if (c->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, c->comm);
-#else
-    (void)c;
-#endif
+    DIST_REDUCE(c, &v, 1, MPI_DOUBLE, MPI_MAX);
     return v;
 }
 
 void dist_comm_sum_double(struct dist_comm *c, double *v, int n)
 {
-#ifdef LBMR_WITH_MPI
-    if (c->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, c->comm);
-#else
-    (void)c;
-    (void)v;
-    (void)n;
-#endif
+    DIST_REDUCE(c, v, n, MPI_DOUBLE, MPI_SUM);
 }
 
 uint64_t dist_comm_sum_u64(struct dist_comm *c, uint64_t v)
 {
-#ifdef LBMR_WITH_MPI
-    if (c->comm != MPI_COMM_NULL) {
-        unsigned long long x = v, sum;
-        MPI_Allreduce(&x, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, c->comm);
-        return (uint64_t)sum;
-    }
-#else
-    (void)c;
-#endif
-    return v;
+    unsigned long long x = v; /* MPI's 64-bit unsigned type */
+    DIST_REDUCE(c, &x, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+    return (uint64_t)x;
 }
 
 int dist_comm_irecv(struct dist_comm *c, void *buf, size_t bytes, int peer, int tag, int slot,
