@@ -101,6 +101,10 @@ extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen
     /* rows on 32-byte memory sectors: an unaligned pitch cost 30% (sp) on the H100
      * (data/lbm/padding-h100-2026-11-22) */
     d->row_align = 32;
+    /* aa on 128-byte lines: its x-shifted loads and stores met rows 64 bytes off a line at the
+     * odd multiples of 16 sp cells, 9-10% slower there (data/lbm/gpu-aa-align-h100-2026-11-23);
+     * pull keeps 32, which lost it nothing and cost it no padding */
+    d->row_align_inplace = 128;
     d->out_of_cache_bytes = SYSINFO_CACHE_FACTOR * f.l2_bytes;
     snprintf(d->out_of_cache_why, sizeof d->out_of_cache_why,
              "%d x the GPU's L2 (%.1f MiB) = %.1f MiB", SYSINFO_CACHE_FACTOR,

@@ -2,11 +2,13 @@
  * the kernels store them: mass and momentum conserved by all three; TRT with equal rates and MRT
  * with all rates equal reduce to BGK; forcing adds exactly the force to the momentum; the
  * equilibrium is a fixed point; the MRT rows are orthogonal with the published norms; the byte
- * table and the layout. Double precision to round-off, single to its own. */
+ * table, the layout and the default row alignment per kernel. Double precision to round-off, single
+ * to its own. */
 #include <math.h>
 #include <string.h>
 
 #include "check.h"
+#include "device.h"
 #include "init.h"
 #include "layout.h"
 #include "lbm_model.h"
@@ -198,6 +200,19 @@ int main(void)
             }
             CHECK(lbm_default_edge(asks[i], 4, 256) >= 256);
             CHECK(lbm_default_edge(asks[i], 4, 250) % 16 == 0);
+        }
+    }
+    {
+        /* rows without --align: the in-place kernel takes the backend's row_align_inplace, the
+         * two-lattice kernels its row_align; zeroed facts (the cpu's) leave every kernel at 0 */
+        struct device_facts gpu, cpu;
+        memset(&gpu, 0, sizeof gpu);
+        memset(&cpu, 0, sizeof cpu);
+        gpu.row_align = 32;
+        gpu.row_align_inplace = 128;
+        for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
+            CHECK(lbm_row_align_default(&gpu, (enum lbm_kernel)k) == (k == LBM_AA ? 128u : 32u));
+            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k) == 0);
         }
     }
     return check_report("test_lbm_model");

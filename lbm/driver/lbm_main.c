@@ -499,9 +499,11 @@ static int expand_grids(const struct run_ctx *x, struct runner *r, const struct 
     return 0;
 }
 
-/* The case of one choice from each list (the indices, in expand's order). */
-static void make_case(const struct lbm_opts *o, const size_t i[8], struct lbm_case *c)
+/* The case of one choice from each list (the indices, in expand's order); without --align the
+ * backend's row alignment for the case's kernel. */
+static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_case *c)
 {
+    const struct lbm_opts *o = x->o;
     /* gpu threads per block or cpu OpenMP threads (the parser allows each on its backend only) */
     const struct cli_list *tl = o->block.n ? &o->block : &o->c.threads;
     memset(c, 0, sizeof *c);
@@ -513,7 +515,7 @@ static void make_case(const struct lbm_opts *o, const size_t i[8], struct lbm_ca
     c->ny = o->dims[i[4]][1];
     c->nz = o->dims[i[4]][2];
     c->pad = o->pads.v[i[5]];
-    c->align = o->aligns.v[i[6]];
+    c->align = o->aligns.n ? o->aligns.v[i[6]] : lbm_row_align_default(&x->dev, c->kernel);
     c->omega = o->omega;
     c->lid_ux = o->lid_ux;
     if (c->geometry == LBM_CHANNEL) c->force[0] = o->force;
@@ -527,16 +529,22 @@ static int expand(void *ctx, struct runner *r)
     const struct run_ctx *x = ctx;
     const struct lbm_opts *o = x->o;
     const struct cli_list *tl = o->block.n ? &o->block : &o->c.threads;
-    const size_t n[8] = {(size_t)o->c.nprecs, (size_t)o->ncolls, (size_t)o->nkernels,
-                         (size_t)o->ngeoms,   (size_t)o->ndims,  o->pads.n,
-                         o->aligns.n,         tl->n ? tl->n : 1};
+    const size_t aligns = o->aligns.n ? o->aligns.n : 1; /* none given: each kernel's default */
+    const size_t n[8] = {(size_t)o->c.nprecs,
+                         (size_t)o->ncolls,
+                         (size_t)o->nkernels,
+                         (size_t)o->ngeoms,
+                         (size_t)o->ndims,
+                         o->pads.n,
+                         aligns,
+                         tl->n ? tl->n : 1};
     size_t i[8] = {0};
     for (int a = 0; a < 8; a++)
         if (n[a] == 0) return 0; /* an empty list: no case */
     for (;;) {
         struct lbm_case c;
         int a = 7;
-        make_case(o, i, &c);
+        make_case(x, i, &c);
         if (expand_grids(x, r, &c)) return 1;
         while (a >= 0 && ++i[a] == n[a]) /* the next index, odometer fashion */
             i[a--] = 0;
@@ -599,10 +607,6 @@ static int open_backend(struct run_ctx *x, struct lbm_opts *o, char *err, size_t
         make_grids(x, err, errlen))
         return 2;
     if (all_kernels) default_kernels(x, o);
-    if (o->aligns.n == 0) { /* `--align 0` still asks for none */
-        o->aligns.n = 1;
-        o->aligns.v[0] = x->dev.row_align;
-    }
     sysinfo_host_get(&x->host);
     return 0;
 }

@@ -20,7 +20,7 @@ struct lbm_opts {
     struct cli_list ranks;               /* --ranks: rank counts split by MPI_Dims_create */
     int overlaps[2], noverlaps;          /* --overlap: 1 on, 0 off (default on) */
     int halos[DIST_HALO_COUNT], nhalos;  /* --halo: enum dist_halo (default auto) */
-    struct cli_list pads, aligns, block; /* aligns.n == 0: the backend's row_align */
+    struct cli_list pads, aligns, block; /* aligns.n == 0: the backend's, per kernel */
     int colls[LBM_COLLISION_COUNT], ncolls;
     int kernels[LBM_KERNEL_COUNT], nkernels; /* 0: every kernel the backend has */
     int geoms[LBM_GEOMETRY_COUNT], ngeoms;

@@ -2,6 +2,7 @@
  * lattice reads back as populations. */
 #include <stdio.h>
 
+#include "device.h"
 #include "lbm_model.h"
 
 const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa", "pull_aos"};
@@ -14,6 +15,11 @@ int lbm_lattices(enum lbm_kernel k)
 int lbm_single_rank(enum lbm_kernel k)
 {
     return k == LBM_AA || k == LBM_PULL_AOS;
+}
+
+size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k)
+{
+    return lbm_lattices(k) == 1 ? d->row_align_inplace : d->row_align;
 }
 
 int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen)
