@@ -15,7 +15,7 @@
 #define HELP_NAME_MAX 24 /* a longer option name puts its help on the next line */
 #define OPTION_CODE0 256 /* getopt_long codes of the entries: above every short option */
 
-static const char *const prec_names[PREC_COUNT] = {"sp", "dp"};
+static const char *const prec_names[PREC_COUNT] = {"sp", "dp", "fp16s", "fp16c"};
 
 static int parse_precision(void *p, const char *a, char *err, size_t errlen)
 {
@@ -74,7 +74,8 @@ static int parse_append(void *p, const char *a, char *err, size_t errlen)
 /* reps' and warmup's help are formats of the program's defaults (options_usage) */
 static const struct options_entry shared[] = {
     {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
-    {"precision", 0, "LIST", "sp,dp (default both)", NULL, NULL, OPTIONS_PARSE, parse_precision},
+    {"precision", 0, "LIST", "sp,dp,fp16s,fp16c (default sp,dp)", NULL, NULL, OPTIONS_PARSE,
+     parse_precision},
     {"reps", 0, "N", "timed repetitions (default %d)", NULL, NULL, OPTIONS_PARSE, parse_reps},
     {"warmup", 0, "N", "untimed %s first (default %d)", NULL, NULL, OPTIONS_PARSE, parse_warmup},
     {"peak-bw", 0, "GBS",

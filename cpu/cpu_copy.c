@@ -13,6 +13,9 @@ void cpu_plain_copy(void *restrict d, const void *restrict s, size_t bytes)
     size_t n = bytes / 4;
     for (size_t i = 0; i < n; i++)
         dw[i] = sw[i];
+    if (bytes % 4 >= 2) /* a 16-bit lattice's or array's odd last value (lengths are whole 2-byte
+                           values) */
+        ((uint16_t *)d)[2 * n] = ((const uint16_t *)s)[2 * n];
 }
 
 #if CPU_NT_WIDTH > 0

@@ -11,6 +11,7 @@
 #include "cpu_util.h"
 #include "image.h"
 #include "init.h"
+#include "lat_value.h"
 #include "layout.h"
 #include "lbm.h"
 #include "lbm_dist_backend.h"
@@ -219,15 +220,12 @@ int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struct lbm_launc
 
 static void put(struct lbm_state *s, char *lat, size_t i, double v)
 {
-    if (s->u.es == 4)
-        ((float *)lat)[i] = (float)v;
-    else
-        ((double *)lat)[i] = v;
+    lat_value_put(s->u.c.prec, lat, i, v);
 }
 
 static double get(const struct lbm_state *s, const char *lat, size_t i)
 {
-    return s->u.es == 4 ? (double)((const float *)lat)[i] : ((const double *)lat)[i];
+    return lat_value_get(s->u.c.prec, lat, i);
 }
 
 /* Writes both lattices row by row with the kernel's schedule (first touch): the initial state;
@@ -276,7 +274,7 @@ int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     fill(s); /* first touch and poison; then the fluid values from pdf */
-    lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.es, s->lat[0], pdf);
+    lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.c.prec, s->lat[0], pdf);
     return 0;
 }
 
@@ -322,7 +320,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
 {
     if (!lbm_readable(s->u.c.kernel, s->aa_even, err, errlen)) return 1;
-    lbm_image_to_pdf(&s->u.l, s->u.c.kernel, s->u.es, s->lat[s->cur], pdf);
+    lbm_image_to_pdf(&s->u.l, s->u.c.kernel, s->u.c.prec, s->lat[s->cur], pdf);
     return 0;
 }
 
@@ -344,14 +342,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
                 for (size_t x = 0; x < l->nx; x++) {
                     size_t i = LBM_IDX(l, lbm_slot(s->u.c.kernel, d), x, y, z);
                     double v = get(s, s->lat[s->cur], i);
-                    uint64_t bits;
-                    if (s->u.es == 4) {
-                        uint32_t b32;
-                        memcpy(&b32, (const float *)s->lat[s->cur] + i, 4);
-                        bits = b32;
-                    } else {
-                        memcpy(&bits, (const double *)s->lat[s->cur] + i, 8);
-                    }
+                    const uint64_t bits = lat_value_bits(s->u.c.prec, s->lat[s->cur], i);
                     h += lbm_value_hash(d, x + pl->offset[0], y + pl->offset[1], z + pl->offset[2],
                                         g[0], g[1], g[2], bits);
                     if (isfinite(v))

@@ -127,7 +127,9 @@ enum lbm_omp_aa_step { LBM_OMP_AA_ODD = 0, LBM_OMP_AA_EVEN = 1 };
  * through (the callers' own parameter). cpu/CMakeLists.txt reads the suffixes too. */
 #define LBM_OMP_PRECISIONS(X, arg)                                                                 \
     X(PREC_SP, sp, arg)                                                                            \
-    X(PREC_DP, dp, arg)
+    X(PREC_DP, dp, arg)                                                                            \
+    X(PREC_FP16S, fp16s, arg)                                                                      \
+    X(PREC_FP16C, fp16c, arg)
 
 /* The kernels' names: LBM_OMP_NAME(row_bgk_nt, sp) is row_bgk_nt_sp, LBM_OMP_AA_NAME(aa_bgk, odd,
  * sp) aa_bgk_odd_sp. */

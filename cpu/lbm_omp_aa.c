@@ -12,12 +12,12 @@
 
 void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
-    ROW_REAL *const lat = (ROW_REAL *)latv;
+    ROW_STORED *const lat = (ROW_STORED *)latv;
     const struct lbm_layout *l = &s->u.l;
     const ROW_COLL pc = s->u.ROW_PARAMS;
     const long nx = (long)l->nx;
     const size_t row = LBM_IDX(l, 0, 0, y, z);
-#define AA_PTR_(i, cx, cy, cz, op) ROW_REAL *const p##i = lat + (size_t)(i)*l->dir_stride + row;
+#define AA_PTR_(i, cx, cy, cz, op) ROW_STORED *const p##i = lat + (size_t)(i)*l->dir_stride + row;
     LBM_D3Q19(AA_PTR_)
 #undef AA_PTR_
 #if defined(__GNUC__) && !defined(__clang__)
@@ -25,11 +25,11 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #endif
     for (long x = 0; x < nx; x++) {
         ROW_REAL f[19];
-#define AA_LOAD_(i, cx, cy, cz, op) f[i] = p##i[x];
+#define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(p##i[x]);
         LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
         ROW_COLLIDE(f, &pc, ROW_FORCED);
-#define AA_STORE_(i, cx, cy, cz, op) p##op[x] = f[i];
+#define AA_STORE_(i, cx, cy, cz, op) p##op[x] = ROW_ENCODE(f[i]);
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
     }
@@ -39,7 +39,7 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
  * terms: the general rule, for the row's end cells */
 void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
-    ROW_REAL *const lat = (ROW_REAL *)latv;
+    ROW_STORED *const lat = (ROW_STORED *)latv;
     const struct lbm_layout *l = &s->u.l;
     const struct lbm_bounds *b = &s->u.b;
     const ROW_COLL pc = s->u.ROW_PARAMS;
@@ -81,8 +81,8 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
     }
     {
 #define AA_LOC_(i, cx, cy, cz, op)                                                                 \
-    const ROW_REAL *const r##i = lat + roff[i];                                                    \
-    ROW_REAL *const w##i = lat + woff[i];                                                          \
+    const ROW_STORED *const r##i = lat + roff[i];                                                  \
+    ROW_STORED *const w##i = lat + woff[i];                                                        \
     const ROW_REAL ra##i = radd[i], wa##i = wadd[i];
         LBM_D3Q19(AA_LOC_)
 #undef AA_LOC_
@@ -91,11 +91,11 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #endif
         for (long x = 1; x < nx - 1; x++) {
             ROW_REAL f[19];
-#define AA_LOAD_(i, cx, cy, cz, op) f[i] = r##i[x] + ra##i;
+#define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]) + ra##i;
             LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
             ROW_COLLIDE(f, &pc, ROW_FORCED);
-#define AA_STORE_(i, cx, cy, cz, op) w##i[x] = f[i] + wa##i;
+#define AA_STORE_(i, cx, cy, cz, op) w##i[x] = ROW_ENCODE(f[i] + wa##i);
             LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
         }
@@ -108,10 +108,10 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
         if (regular) {
             const ptrdiff_t *r = s->plan.aa_r_end[x > 0], *w = s->plan.aa_w_end[x > 0];
             for (int d = 0; d < 19; d++)
-                f[d] = lat[row + r[d]];
+                f[d] = ROW_DECODE(lat[row + r[d]]);
             ROW_COLLIDE(f, &pc, ROW_FORCED);
             for (int d = 0; d < 19; d++)
-                lat[row + w[d]] = f[d];
+                lat[row + w[d]] = ROW_ENCODE(f[d]);
             continue;
         }
         for (int d = 0; d < 19; d++) {
@@ -120,9 +120,9 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
             long sc[3];
             int lid;
             if (lbm_upstream(l, b, lbm_cx[d], lbm_cy[d], lbm_cz[d], x, (long)y, (long)z, sc, &lid))
-                f[d] = lat[LBM_IDX(l, d, x, y, z)] + (lid ? lid_d : (ROW_REAL)0);
+                f[d] = ROW_DECODE(lat[LBM_IDX(l, d, x, y, z)]) + (lid ? lid_d : (ROW_REAL)0);
             else
-                f[d] = lat[LBM_IDX(l, o, sc[0], sc[1], sc[2])];
+                f[d] = ROW_DECODE(lat[LBM_IDX(l, o, sc[0], sc[1], sc[2])]);
             if (lbm_upstream(l, b, -lbm_cx[d], -lbm_cy[d], -lbm_cz[d], x, (long)y, (long)z, sc,
                              &lid)) {
                 at[d] = LBM_IDX(l, o, x, y, z);
@@ -134,6 +134,6 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
         }
         ROW_COLLIDE(f, &pc, ROW_FORCED);
         for (int d = 0; d < 19; d++)
-            lat[at[d]] = f[d] + add[d];
+            lat[at[d]] = ROW_ENCODE(f[d] + add[d]);
     }
 }

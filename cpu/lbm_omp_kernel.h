@@ -1,10 +1,10 @@
 /* lbm_omp_kernel.h: the names and constants of one row kernel, for the kernel files
  * (lbm_omp_pull.c, lbm_omp_aa.c). cpu/CMakeLists.txt compiles its scheme's file once per line of
  * LBM_OMP_VARIANTS (lbm_omp.h) and precision, through a generated source that defines
- * LBM_OMP_KERNEL_PREC_SP (or _DP), LBM_OMP_KERNEL_FN (the line's name), LBM_OMP_KERNEL_COLLISION
- * (bgk, trt or mrt), LBM_OMP_KERNEL_FORCED, LBM_OMP_KERNEL_NT (1: non-temporal stores) and
- * LBM_OMP_KERNEL_CS (elements between neighbouring cells: 1 SoA, 19 AoS): each variant's function
- * is compiled from the kernel text with its constants as literals. */
+ * LBM_OMP_KERNEL_PREC_SP (or _DP, _FP16S, _FP16C), LBM_OMP_KERNEL_FN (the line's name),
+ * LBM_OMP_KERNEL_COLLISION (bgk, trt or mrt), LBM_OMP_KERNEL_FORCED, LBM_OMP_KERNEL_NT (1:
+ * non-temporal stores) and LBM_OMP_KERNEL_CS (elements between neighbouring cells: 1 SoA, 19 AoS):
+ * each variant's function is compiled from the kernel text with its constants as literals. */
 #ifndef LBM_OMP_KERNEL_H
 #define LBM_OMP_KERNEL_H
 
@@ -14,23 +14,51 @@
 #include "lbm_omp.h"
 #include "pull.h"
 
+/* ROW_REAL: the type the update computes in; ROW_STORED: the type the lattice stores, read
+ * through ROW_DECODE and written through ROW_ENCODE (for sp and dp the same type, and the two
+ * macros the value itself, so that their statements are those of a plain load and store);
+ * ROW_PARAMS and LBM_OMP_CP: the collision parameters and functions of ROW_REAL; LBM_OMP_P: the
+ * precision's suffix in the kernels' names. */
 #if defined(LBM_OMP_KERNEL_PREC_SP)
 #define ROW_REAL float
 #define ROW_PARAMS psp
 #define LBM_OMP_P sp
+#define LBM_OMP_CP sp
 #elif defined(LBM_OMP_KERNEL_PREC_DP)
 #define ROW_REAL double
 #define ROW_PARAMS pdp
 #define LBM_OMP_P dp
+#define LBM_OMP_CP dp
+#elif defined(LBM_OMP_KERNEL_PREC_FP16S) || defined(LBM_OMP_KERNEL_PREC_FP16C)
+/* 16-bit storage, single-precision arithmetic and collision parameters (docs/storage16.md) */
+#include "storage16.h"
+#define ROW_REAL float
+#define ROW_STORED uint16_t
+#define ROW_PARAMS psp
+#define LBM_OMP_CP sp
+#if defined(LBM_OMP_KERNEL_PREC_FP16S)
+#define LBM_OMP_P fp16s
+#define ROW_DECODE(h) lbm_fp16s_decode(h)
+#define ROW_ENCODE(x) lbm_fp16s_encode(x)
+#else
+#define LBM_OMP_P fp16c
+#define ROW_DECODE(h) lbm_fp16c_decode(h)
+#define ROW_ENCODE(x) lbm_fp16c_encode(x)
+#endif
 #else
 #error "a kernel file is compiled once per variant and precision: see cpu/CMakeLists.txt"
+#endif
+#ifndef ROW_STORED
+#define ROW_STORED ROW_REAL
+#define ROW_DECODE(v) (v)
+#define ROW_ENCODE(v) (v)
 #endif
 
 #define LBM_OMP_CAT_(a, b, c) a##_##b##_##c
 #define LBM_OMP_CAT(a, b, c) LBM_OMP_CAT_(a, b, c)
 
-#define ROW_COLL struct LBM_OMP_CAT(lbm, coll, LBM_OMP_P)
-#define ROW_COLLIDE LBM_OMP_CAT(lbm, LBM_OMP_KERNEL_COLLISION, LBM_OMP_P)
+#define ROW_COLL struct LBM_OMP_CAT(lbm, coll, LBM_OMP_CP)
+#define ROW_COLLIDE LBM_OMP_CAT(lbm, LBM_OMP_KERNEL_COLLISION, LBM_OMP_CP)
 #define ROW_FORCED LBM_OMP_KERNEL_FORCED
 #define ROW_NT LBM_OMP_KERNEL_NT
 #define ROW_CS LBM_OMP_KERNEL_CS

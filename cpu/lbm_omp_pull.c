@@ -9,7 +9,7 @@
  * with, kept as they were. */
 #include "lbm_omp_kernel.h"
 
-#define ROW_LINE ((long)(64 / sizeof(ROW_REAL)))                      /* cells in a cache line */
+#define ROW_LINE ((long)(64 / sizeof(ROW_STORED)))                    /* cells in a cache line */
 #define ROW_STEP (ROW_LINE * (LBMR_NT_LINES > 0 ? LBMR_NT_LINES : 1)) /* cells per line step */
 #define ROW_END_FN_(fn) fn##_end
 #define ROW_END_FN__(fn) ROW_END_FN_(fn)
@@ -21,7 +21,7 @@
 __attribute__((noinline))
 #endif
 static void
-ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REAL *src, size_t y, size_t z, long x,
+ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_STORED *src, size_t y, size_t z, long x,
                      int regular, ROW_REAL f[19])
 {
     const struct lbm_layout *l = &s->u.l;
@@ -29,13 +29,14 @@ ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REAL *src, size_t y, s
         const ptrdiff_t *at = s->plan.pull_end[x > 0];
         const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z);
         for (int d = 0; d < 19; d++)
-            f[d] = src[row + at[d]];
+            f[d] = ROW_DECODE(src[row + at[d]]);
     } else {
         for (int d = 0; d < 19; d++) {
             int lid;
             size_t i = lbm_pull_index(l, &s->u.b, d, lbm_cx[d], lbm_cy[d], lbm_cz[d], lbm_opp[d], x,
                                       (long)y, (long)z, &lid, LBM_PULL_HALO);
-            f[d] = src[i] + (lid ? (ROW_REAL)LBM_LID_TERM(lbm_w[d], lbm_cx[d], s->u.b.lid_ux) : 0);
+            f[d] = ROW_DECODE(src[i]) +
+                   (lid ? (ROW_REAL)LBM_LID_TERM(lbm_w[d], lbm_cx[d], s->u.b.lid_ux) : 0);
         }
     }
     ROW_COLLIDE(f, &s->u.ROW_PARAMS, ROW_FORCED);
@@ -44,15 +45,15 @@ ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_REAL *src, size_t y, s
 void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, size_t z, void *bufv,
             long x0, long x1)
 {
-    const ROW_REAL *restrict src = (const ROW_REAL *)srcv;
-    ROW_REAL *restrict dst = (ROW_REAL *)dstv;
-    ROW_REAL *restrict buf = (ROW_REAL *)bufv;
+    const ROW_STORED *restrict src = (const ROW_STORED *)srcv;
+    ROW_STORED *restrict dst = (ROW_STORED *)dstv;
+    ROW_STORED *restrict buf = (ROW_STORED *)bufv;
     const struct lbm_layout *l = &s->u.l;
     const ROW_COLL *p = &s->u.ROW_PARAMS;
     const long nx = (long)l->nx;
     ptrdiff_t off[19];
     ROW_REAL add[19];
-    ROW_REAL *out[19];
+    ROW_STORED *out[19];
 
     const int regular = row_regular(s, y, z);
     const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z);
@@ -88,7 +89,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #else
 #define ROW_IVDEP_
 #endif
-#define ROW_LOAD_(i, cx, cy, cz, op) f[i] = src##i[(ROW_K_)*ROW_CS] + add##i;
+#define ROW_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]) + add##i;
 #if ROW_NT && CPU_NT_WIDTH > 0
     if (LBMR_NT_LINES > 0 && regular && x0 == 0 && x1 == nx && nx % ROW_LINE == 0) {
         /* a whole regular row of whole cache lines: each step of W cells is computed into t and
@@ -101,19 +102,19 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
         if (aligned) {
             const ROW_COLL pc = *p;
 #define ROW_LOCALS_(i, cx, cy, cz, op)                                                             \
-    const ROW_REAL *restrict src##i = src + off[i];                                                \
-    ROW_REAL *restrict dst##i = dst + LBM_IDX(l, i, 0, y, z);                                      \
+    const ROW_STORED *restrict src##i = src + off[i];                                              \
+    ROW_STORED *restrict dst##i = dst + LBM_IDX(l, i, 0, y, z);                                    \
     const ROW_REAL add##i = add[i];
             LBM_D3Q19(ROW_LOCALS_)
 #undef ROW_LOCALS_
-#define ROW_TSTORE_(i, cx, cy, cz, op) t[i][k] = f[i];
+#define ROW_TSTORE_(i, cx, cy, cz, op) t[i][k] = ROW_ENCODE(f[i]);
 #define ROW_NTSTORE_(i, cx, cy, cz, op)                                                            \
     for (size_t o = 0; o < sizeof t[i]; o += CPU_NT_WIDTH)                                         \
         CPU_NT_STORE((char *)(dst##i + c) + o, (const char *)t[i] + o);
 #define ROW_K_ c + k
 #define ROW_LINE_STEP_(W)                                                                          \
     {                                                                                              \
-        _Alignas(64) ROW_REAL t[19][W];                                                            \
+        _Alignas(64) ROW_STORED t[19][W];                                                          \
         ROW_IVDEP_                                                                                 \
         for (long k = 0; k < (W); k++)                                                             \
             ROW_CELL_(ROW_TSTORE_)                                                                 \
@@ -122,7 +123,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             ROW_REAL f[19];                                                                        \
             ROW_END_FN__(ROW_FN)(s, src, y, z, e ? nx - 1 : 0, 1, f);                              \
             for (int d = 0; d < 19; d++)                                                           \
-                t[d][e ? (W)-1 : 0] = f[d];                                                        \
+                t[d][e ? (W)-1 : 0] = ROW_ENCODE(f[d]);                                            \
         }                                                                                          \
         LBM_D3Q19(ROW_NTSTORE_)                                                                    \
     }
@@ -142,7 +143,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
     /* with ROW_NT the row goes in chunks: each is computed into the buffer, where it stays in L1,
      * and streamed out at once, the directions' chunks one after the other; there cell x of a
      * chunk from c0 is out[d][x - c0] (ob = c0), elsewhere out[d][x * ROW_CS] (ob = 0) */
-    const long chunk = ROW_NT ? nt_chunk_cells(sizeof(ROW_REAL), x1 - x0) : x1 - x0;
+    const long chunk = ROW_NT ? nt_chunk_cells(sizeof(ROW_STORED), x1 - x0) : x1 - x0;
     for (long c0 = x0, c1; c0 < x1; c0 = c1) {
         c1 = ROW_NT ? (c0 / chunk + 1) * chunk : x1;
         if (c1 > x1) c1 = x1;
@@ -159,14 +160,14 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             const long xa = regular || c0 > 1 ? c0 : 1;
             const long xb = regular || c1 < nx - 1 ? c1 : nx - 1;
 #define ROW_LOCALS_(i, cx, cy, cz, op)                                                             \
-    const ROW_REAL *restrict src##i = src + off[i] + xa * ROW_CS;                                  \
-    ROW_REAL *restrict dst##i = out[i] + (xa - ob) * ROW_CS;                                       \
+    const ROW_STORED *restrict src##i = src + off[i] + xa * ROW_CS;                                \
+    ROW_STORED *restrict dst##i = out[i] + (xa - ob) * ROW_CS;                                     \
     const ROW_REAL add##i = add[i];
             LBM_D3Q19(ROW_LOCALS_)
 #undef ROW_LOCALS_
             /* not `omp simd`: GCC turns f[19] into a per-lane array it then cannot vectorise; with
              * f scalarised and every pointer restrict, plain auto-vectorisation takes the loop */
-#define ROW_STORE_(i, cx, cy, cz, op) dst##i[k * ROW_CS] = f[i];
+#define ROW_STORE_(i, cx, cy, cz, op) dst##i[k * ROW_CS] = ROW_ENCODE(f[i]);
 #define ROW_K_ k
             ROW_IVDEP_
             for (long k = 0; k < xb - xa; k++)
@@ -180,12 +181,12 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             ROW_REAL f[19];
             ROW_END_FN__(ROW_FN)(s, src, y, z, x, regular, f);
             for (int d = 0; d < 19; d++)
-                out[d][(x - ob) * ROW_CS] = f[d];
+                out[d][(x - ob) * ROW_CS] = ROW_ENCODE(f[d]);
         }
         if (ROW_NT) {
             for (int d = 0; d < 19; d++)
                 cpu_nt_copy_lines(dst + LBM_IDX(l, d, c0, y, z), out[d],
-                                  (size_t)(c1 - c0) * sizeof(ROW_REAL));
+                                  (size_t)(c1 - c0) * sizeof(ROW_STORED));
         }
     }
 }

@@ -202,6 +202,14 @@ static void store_nt_d(double *restrict d, size_t n)
 #define store_nt_d store_d
 #endif
 
+/* A 2-byte element (fp16s: only the copies take it, stream_prec_supported) holds the 16 bits
+ * that tell a source value 1 + k/65536 apart (stream_values.h): k itself, so neighbours and
+ * arrays still differ in the check. */
+static uint16_t code16(double v)
+{
+    return (uint16_t)((v - 1.0) * 65536.0);
+}
+
 /* The kernels beyond the copies, over this thread's elements [lo, hi). */
 static void ops_body(struct stream_arrays *a, size_t lo, size_t hi)
 {
@@ -315,7 +323,9 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
         cpu_chunk(c->n, GRAIN, &lo, &hi);
         for (int j = 0; j < a->nsrc; j++) {
             for (size_t i = lo; i < hi; i++) {
-                if (a->esize == 4)
+                if (a->esize == 2)
+                    ((uint16_t *)a->src[j])[i] = code16(stream_value(i, (unsigned)j));
+                else if (a->esize == 4)
                     ((float *)a->src[j])[i] = (float)stream_value(i, (unsigned)j);
                 else
                     ((double *)a->src[j])[i] = stream_value(i, (unsigned)j);
@@ -323,7 +333,10 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
         }
         for (int j = 0; j < a->ndst; j++) {
             for (size_t i = lo; i < hi; i++) {
-                if (a->esize == 4)
+                if (a->esize == 2) /* never the code the copy must leave there */
+                    ((uint16_t *)a->dst[j])[i] =
+                        (uint16_t)~code16(stream_expect(c->kernel, i, (unsigned)j));
+                else if (a->esize == 4)
                     ((float *)a->dst[j])[i] = NAN;
                 else
                     ((double *)a->dst[j])[i] = NAN;
@@ -392,6 +405,13 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
         for (int j = 0; j < a->ndst; j++) {
             for (size_t i = lo; i < hi; i++) {
                 double want = stream_expect(a->c.kernel, i, (unsigned)j);
+                if (a->esize == 2) { /* the copies move bits: the code itself */
+                    if (((uint16_t *)a->dst[j])[i] != code16(want)) {
+                        wrong++;
+                        worst = INFINITY;
+                    }
+                    continue;
+                }
                 double got =
                     a->esize == 4 ? (double)((float *)a->dst[j])[i] : ((double *)a->dst[j])[i];
                 if (!(got == want)) { /* NaN poison left over fails too */

@@ -1,7 +1,9 @@
 /* lbm_backend_check.c: linked with one LBM backend (test_lbm_cpu, test_lbm_gpu). (1) Against the
  * reference: every geometry x collision x precision x kernel on small padded and aligned domains,
  * an odd number of steps from init.h's state (aa: one more, it reads back after even counts;
- * second lattice and padding poisoned), max relative error <= 1e-12 dp, 1e-5 sp. (2) Physics, dp:
+ * second lattice and padding poisoned), max relative error <= 1e-12 dp, 1e-5 sp; fp16s and fp16c
+ * max absolute error <= lbm_storage16_tolerance, mass against the reference's, no non-finite
+ * value. (2) Physics, dp:
  * plane Poiseuille with TRT against the analytic parabola (relative L2 <= 1e-5), Taylor-Green decay
  * rate within 1% of nu k^2. */
 #include <math.h>
@@ -11,6 +13,7 @@
 
 #include "check.h"
 #include "lbm.h"
+#include "storage16.h"
 
 static char err[512];
 
@@ -26,24 +29,50 @@ static struct lbm_case base(size_t nx, size_t ny, size_t nz)
     return c;
 }
 
+/* The case against the reference after `steps` updates: the max relative error (sp, dp) or,
+ * 16-bit, the max absolute error over lbm_storage16_tolerance (g_max: the largest |f - w| of the
+ * reference run, step by step), so that <= 1 passes; 16-bit also the backend's mass against the
+ * reference's (relative, within 19 values' tolerance per cell of rho about 1) and no non-finite
+ * value (lbm_check). INFINITY on any failure to run or NaN. */
 static double compare_with_reference(const struct lbm_case *c, int steps)
 {
-    size_t n = 19 * c->nx * c->ny * c->nz;
+    size_t n = 19 * c->nx * c->ny * c->nz, cells = n / 19;
     double *ref = malloc(n * sizeof *ref), *got = malloc(n * sizeof *got), worst = 0;
     struct lbm_state *s = NULL;
     struct lbm_launch used;
-    double secs;
+    double secs, mass = 0, ref_mass = 0, g_max = 0;
+    size_t bad = 0;
+    uint64_t hash;
+    const int s16 = prec_is_16bit(c->prec);
 
     if (!ref || !got || lbm_alloc(&s, c, &used, err, sizeof err) || lbm_init(s, err, sizeof err) ||
-        lbm_step(s, steps, &secs, err, sizeof err) || lbm_fetch(s, got, err, sizeof err)) {
+        lbm_step(s, steps, &secs, err, sizeof err) || lbm_fetch(s, got, err, sizeof err) ||
+        lbm_check(s, &mass, &bad, &hash, err, sizeof err)) {
         fprintf(stderr, "backend: %s\n", err);
         worst = INFINITY;
     } else {
         lbm_reference_init(c, ref);
-        lbm_reference_step(c, ref, steps);
-        for (size_t i = 0; i < n; i++) {
-            double e = fabs(got[i] - ref[i]) / fabs(ref[i]);
-            worst = isnan(e) ? INFINITY : fmax(worst, e);
+        for (int t = 0; t <= steps; t++) {
+            for (size_t i = 0; s16 && i < n; i++)
+                g_max = fmax(g_max, fabs(ref[i] - lbm_w[i / cells]));
+            if (t < steps) lbm_reference_step(c, ref, 1);
+        }
+        if (s16) {
+            const double u = c->prec == PREC_FP16S ? LBM_FP16S_U : LBM_FP16C_U;
+            const double tol = lbm_storage16_tolerance(u, g_max, steps);
+            for (size_t i = 0; i < n; i++) {
+                double e = fabs(got[i] - ref[i]) / tol;
+                worst = isnan(e) ? INFINITY : fmax(worst, e);
+                ref_mass += ref[i];
+            }
+            /* mass: each cell's 19 values off by <= tol each, over the mass (about 1 a cell) */
+            worst = fmax(worst, fabs(mass - ref_mass) / ref_mass / (19 * tol));
+            if (bad) worst = INFINITY;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                double e = fabs(got[i] - ref[i]) / fabs(ref[i]);
+                worst = isnan(e) ? INFINITY : fmax(worst, e);
+            }
         }
     }
     lbm_free(s);
@@ -169,11 +198,12 @@ int main(void)
     for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
         for (int g = 0; g < LBM_GEOMETRY_COUNT; g++) {
             for (int coll = 0; coll < LBM_COLLISION_COUNT; coll++) {
-                for (int p = 0; p < 2; p++) {
+                for (int p = 0; p < PREC_COUNT; p++) {
                     for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
                         char why[256];
                         struct lbm_case c = base(dims[di][0], dims[di][1], dims[di][2]);
-                        double e, tol = p == PREC_DP ? 1e-12 : 1e-5;
+                        /* 16-bit: e is already the error over its tolerance */
+                        double e, tol = p == PREC_DP ? 1e-12 : p == PREC_SP ? 1e-5 : 1;
                         if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why)) continue;
                         c.pad = dims[di][3];
                         c.align = dims[di][4];
@@ -186,10 +216,11 @@ int main(void)
                         e = compare_with_reference(&c, (int)dims[di][5] + (k == LBM_AA));
                         if (!(e <= tol))
                             fprintf(stderr,
-                                    "  %zux%zux%zu pad %zu align %zu %s %s %s %s: max rel err %g\n",
+                                    "  %zux%zux%zu pad %zu align %zu %s %s %s %s: max err %g "
+                                    "(allowed %g)\n",
                                     c.nx, c.ny, c.nz, c.pad, c.align, lbm_geometry_names[g],
                                     lbm_collision_names[coll], prec_name(c.prec),
-                                    lbm_kernel_names[k], e);
+                                    lbm_kernel_names[k], e, tol);
                         CHECK(e <= tol);
                     }
                 }

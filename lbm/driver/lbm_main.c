@@ -18,6 +18,7 @@
 #include "lbm_opts.h"
 #include "runner.h"
 #include "stats.h"
+#include "storage16.h"
 #include "sysinfo.h"
 
 extern const char lbm_backend_name[]; /* "cpu" or "gpu", from the backend */
@@ -54,10 +55,20 @@ static const char *prog = "lbm";
 static const char *const halo_label[DIST_HALO_COUNT] = {"", " halo device", " halo node",
                                                         " halo host"};
 
-/* Relative mass drift allowed over a run (1e-5 sp, 1e-12 dp). */
-static double mass_tolerance(enum prec p)
+/* Relative mass drift allowed over `updates` updates of `cells` cells: 1e-5 sp, 1e-12 dp.
+ * 16-bit storage: every update rounds each of its 19 x cells stored values g to nearest, an
+ * absolute error of at most u G (u the format's unit roundoff, storage16.h; G = 1/4 bounds |g|:
+ * storage16.h's 1/8 at the largest lid plus 1/8 for |rho - 1|), of either sign and with no
+ * preferred sign over a lattice (ties to even). The sum of M = 19 x cells x updates such errors
+ * has a standard deviation of at most u G sqrt(M / 3) (uniform on [-u G, u G]); against the mass,
+ * cells (rho = 1 per cell), the drift stays within 6 of them, 6 u G sqrt(19 updates / (3 cells)),
+ * plus sp's allowance for the 32-bit arithmetic. A drift beyond it is a coherent error (a value
+ * lost, doubled or saturated), which is what the check is for. */
+static double mass_tolerance(enum prec p, double updates, double cells)
 {
-    return p == PREC_SP ? 1e-5 : 1e-12;
+    const double u = p == PREC_FP16S ? LBM_FP16S_U : LBM_FP16C_U, g = 0.25;
+    if (!prec_is_16bit(p)) return p == PREC_SP ? 1e-5 : 1e-12;
+    return 1e-5 + 6.0 * u * g * sqrt(19.0 * updates / (3.0 * cells));
 }
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct lbm_case *c,
@@ -303,15 +314,16 @@ static int write_row(struct run_ctx *x, struct runner *rn, const struct grid_cas
     struct csv_record row;
     struct stats st;
     size_t g[3];
-    double drift;
+    double drift, tol;
     int pass;
     stats_compute(rn->times, (size_t)m->reps, &st);
     df->comm_s = ranks > 1 ? (st.med - m->t_compute > 0 ? st.med - m->t_compute : 0) / m->steps : 0;
     /* a lattice holding non-finite values has no relative error worth writing: nan */
     drift = m->bad0 || m->bad1 ? NAN : fabs(m->m1 - m->m0) / m->m0;
-    pass = m->bad0 == 0 && m->bad1 == 0 && drift <= mass_tolerance(u->c.prec);
-    if (dist_rank() != 0) return 0;
     lbm_global_dims(&df->local, g);
+    tol = mass_tolerance(u->c.prec, (double)m->reps * m->steps, (double)(g[0] * g[1] * g[2]));
+    pass = m->bad0 == 0 && m->bad1 == 0 && drift <= tol;
+    if (dist_rank() != 0) return 0;
     global.nx = g[0];
     global.ny = g[1];
     global.nz = g[2];
@@ -322,8 +334,8 @@ static int write_row(struct run_ctx *x, struct runner *rn, const struct grid_cas
     if (!pass) {
         fprintf(stderr,
                 "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
-                "(allowed %.0e)\n",
-                prog, what, m->bad1, drift, mass_tolerance(u->c.prec));
+                "(allowed %.2g)\n",
+                prog, what, m->bad1, drift, tol);
         rn->failures++;
     }
     return runner_write(rn, &row);
@@ -560,14 +572,18 @@ static void default_domain(const struct run_ctx *x, struct lbm_opts *o, char *wh
 {
     const struct device_facts *d = &x->dev;
     size_t es = 8, edge;
+    enum prec smallest = PREC_DP;
     char min_edge[64] = "";
     for (int i = 0; i < o->c.nprecs; i++)
-        es = prec_size((enum prec)o->c.precs[i]) < es ? prec_size((enum prec)o->c.precs[i]) : es;
+        if (prec_size((enum prec)o->c.precs[i]) < es) {
+            smallest = (enum prec)o->c.precs[i];
+            es = prec_size(smallest);
+        }
     /* lbm_default_edge's edges are multiples of 16: a smaller minimum goes without saying */
     if (d->default_edge_min > 16)
         snprintf(min_edge, sizeof min_edge, ", and an edge of at least %zu", d->default_edge_min);
     edge = lbm_default_edge(d->out_of_cache_bytes, es, d->default_edge_min);
-    snprintf(why, whylen, "one %s lattice (%.1f MiB) is at least %s%s", es == 4 ? "sp" : "dp",
+    snprintf(why, whylen, "one %s lattice (%.1f MiB) is at least %s%s", prec_name(smallest),
              (double)edge * edge * edge * 19 * es / 1048576.0, d->out_of_cache_why, min_edge);
     o->dims[0][0] = o->dims[0][1] = o->dims[0][2] = edge;
     o->ndims = 1;

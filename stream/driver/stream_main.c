@@ -290,6 +290,13 @@ int main(int argc, char **argv)
         free(o);
         return cli_error(prog, 2, "%s", err);
     }
+    for (int pi = 0; pi < o->c.nprecs; pi++) /* before any row: every pair must run */
+        for (int ki = 0; ki < o->nkernels; ki++)
+            if (stream_prec_supported((enum stream_kernel)o->kernels[ki], (enum prec)o->c.precs[pi],
+                                      err, sizeof err)) {
+                free(o);
+                return cli_error(prog, 2, "%s", err);
+            }
     sysinfo_host_get(&host);
     memset(&r, 0, sizeof r);
     r.prog = prog;

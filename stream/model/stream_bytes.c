@@ -1,5 +1,7 @@
 /* stream_bytes.c: the byte table (bytes = arrays x sizeof(value) per index), one place for it;
  * its rows come from STREAM_KERNELS in stream.h. */
+#include <stdio.h>
+
 #include "stream_model.h"
 
 #define STREAM_KERNEL_NAME(id, name, loads, stores, nt) [id] = name,
@@ -23,6 +25,27 @@ int stream_kernel_arrays(enum stream_kernel k, int *loads, int *stores)
 int stream_kernel_nt(enum stream_kernel k)
 {
     return (unsigned)k < STREAM_KERNEL_COUNT ? weights[k].nt : -1;
+}
+
+int stream_prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen)
+{
+    const int copy = k == STREAM_COPY || k == STREAM_COPY_NT || k == STREAM_COPY19 ||
+                     k == STREAM_COPY19_NT || k == STREAM_MEMCPY;
+    if (!prec_is_16bit(p)) return 0;
+    if (p == PREC_FP16C) {
+        snprintf(why, whylen,
+                 "--precision fp16c: the 2-byte copies move bits, the same for both 16-bit "
+                 "formats; use fp16s (its rows are fp16c's ceiling too)");
+        return 1;
+    }
+    if (!copy) {
+        snprintf(why, whylen,
+                 "--precision fp16s: kernel %s has no 2-byte form; fp16s runs copy, copy_nt, "
+                 "copy19, copy19_nt and memcpy",
+                 (unsigned)k < STREAM_KERNEL_COUNT ? stream_kernel_names[k] : "?");
+        return 1;
+    }
+    return 0;
 }
 
 /* Program bytes: (loads + stores) x s. Modelled DRAM bytes: + one read of every stored line when

@@ -47,6 +47,10 @@ extern const char *const stream_kernel_names[STREAM_KERNEL_COUNT];
 int stream_kernel_arrays(enum stream_kernel k, int *loads, int *stores);
 /* 1 if the kernel's stores are non-temporal, 0 if ordinary, -1 for no kernel. */
 int stream_kernel_nt(enum stream_kernel k);
+/* 0 if kernel k has a form in precision p, else 1 with the one-line reason in why: the 16-bit
+ * precisions name a 2-byte element (fp16s; fp16c's copy is the same bits), which only the
+ * copies, moving bits, have. */
+int stream_prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen);
 
 struct stream_case {
     enum stream_kernel kernel;
