@@ -15,10 +15,10 @@ extern "C" {
 
 /* Writes the fluid values of lat (es bytes per value: 4 or 8) from pdf; padding, ghost layers
  * and the other slots' unused values are left as they are. */
-void lbm_image_from_pdf(const struct lbm_layout *l, enum lbm_kernel k, size_t es, void *lat,
+void lbm_image_from_pdf(const struct lbm_layout *l, enum lbm_kernel k, enum prec p, void *lat,
                         const double *pdf);
 /* Reads the fluid values of lat into pdf. The caller checks lbm_readable first. */
-void lbm_image_to_pdf(const struct lbm_layout *l, enum lbm_kernel k, size_t es, const void *lat,
+void lbm_image_to_pdf(const struct lbm_layout *l, enum lbm_kernel k, enum prec p, const void *lat,
                       double *pdf);
 
 #ifdef __cplusplus
