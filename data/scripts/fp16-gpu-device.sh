@@ -43,7 +43,7 @@ ck "lbm fp16 64^3 pull,aa x bgk,trt,mrt x cavity,channel,periodic" \
     --collision bgk,trt,mrt --geometry cavity,channel,periodic --steps 200 --reps 2 --warmup 1 --append -o "$V"
 ck "lbm fp16 64^3 pull_aos" timeout 120 $B/lbm-gpu --size 64 --precision fp16s,fp16c \
     --kernel pull_aos --collision trt --geometry cavity,periodic --steps 200 --reps 2 --append -o "$V"
-ck "lbm fp16 odd 37x29x23 block 96" timeout 120 $B/lbm-gpu --size 37x29x23 --precision fp16s,fp16c \
+ck "lbm fp16 odd 37x29x23 block 96" timeout 120 $B/lbm-gpu --dims 37x29x23 --precision fp16s,fp16c \
     --kernel pull,aa --collision mrt --geometry channel --block 96 --steps 50 --reps 2 --append -o "$V"
 ck "stream fp16s 2-byte kernels" timeout 120 $B/stream-gpu --size 3M --precision fp16s \
     --kernel copy,copy19,memcpy,load,store --ilp 1,4 --reps 3 --warmup 1 --append -o "$V"
