@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* Writes the fluid values of lat (es bytes per value: 4 or 8) from pdf; padding, ghost layers
+/* Writes the fluid values of lat (precision p: lat_value.h) from pdf; padding, ghost layers
  * and the other slots' unused values are left as they are. */
 void lbm_image_from_pdf(const struct lbm_layout *l, enum lbm_kernel k, enum prec p, void *lat,
                         const double *pdf);
