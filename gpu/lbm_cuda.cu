@@ -67,6 +67,11 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
     struct cudaFuncAttributes a;
     int threads = c->threads ? c->threads : default_threads(c);
     const void *fn = gpu_lbm_kernel(c, gpu_lbm_case_variant(c));
+    if (!fn) { /* a precision or collision without a row in lbm_dispatch.cu's lists */
+        snprintf(why, whylen, "lbm-gpu has no %s %s kernel (it runs sp, dp, fp16s and fp16c)",
+                 lbm_collision_names[c->collision], prec_name(c->prec));
+        return 1;
+    }
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
@@ -185,7 +190,7 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
     }
     rc = gpu_check(cudaMemcpy(h, s->lat[0], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
-    if (!rc) lbm_image_from_pdf(l, s->u.c.kernel, s->u.es, h, pdf);
+    if (!rc) lbm_image_from_pdf(l, s->u.c.kernel, s->u.c.prec, h, pdf);
     if (!rc)
         rc = gpu_check(cudaMemcpy(s->lat[0], h, l->elems * s->u.es, cudaMemcpyHostToDevice),
                        "cudaMemcpy", err, errlen);
@@ -235,7 +240,7 @@ extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t err
     }
     rc = gpu_check(cudaMemcpy(h, s->lat[s->cur], l->elems * s->u.es, cudaMemcpyDeviceToHost),
                    "cudaMemcpy", err, errlen);
-    if (!rc) lbm_image_to_pdf(l, s->u.c.kernel, s->u.es, h, pdf);
+    if (!rc) lbm_image_to_pdf(l, s->u.c.kernel, s->u.c.prec, h, pdf);
     free(h);
     return rc;
 }

@@ -7,8 +7,9 @@
 #include "lbm_kernels.cuh"
 
 /* Precisions: enum prec, the lattice's value type. A new storage format is one row here (with
- * its value type's coll_of and load/store conversion in lbm_kernels.cuh). */
-#define GPU_LBM_PRECISIONS(X) X(PREC_SP, float) X(PREC_DP, double)
+ * its value type's real_of, coll_of, load/store conversion and bits_of in lbm_kernels.cuh). */
+#define GPU_LBM_PRECISIONS(X)                                                                      \
+    X(PREC_SP, float) X(PREC_DP, double) X(PREC_FP16S, gpu_fp16s) X(PREC_FP16C, gpu_fp16c)
 /* Collisions: enum lbm_collision (collision.h) */
 #define GPU_LBM_COLLISIONS(X) X(LBM_BGK) X(LBM_TRT) X(LBM_MRT)
 
@@ -86,10 +87,12 @@ enum gpu_lbm_variant gpu_lbm_case_variant(const struct lbm_case *c)
     return c->kernel == LBM_AA ? GPU_AA_NEIGHBOURS : GPU_PULL;
 }
 
-/* the collision parameters in the lattice's precision, as the kernels take them by value */
+/* the collision parameters in the precision the kernels compute in (single for the 16-bit
+ * formats), as they take them by value */
 static void *coll_params(struct lbm_state *s)
 {
-    return s->u.c.prec == PREC_SP ? (void *)&s->u.psp : (void *)&s->u.pdp;
+    return s->u.c.prec == PREC_SP || prec_is_16bit(s->u.c.prec) ? (void *)&s->u.psp
+                                                                : (void *)&s->u.pdp;
 }
 
 cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,

@@ -13,7 +13,28 @@
 #include "init.h"
 #include "lbm_gpu.h"
 #include "pull.h"
+#include "storage16.h"
 
+/* The 16-bit storage formats' stored types (storage16.h): 16 bits per value, distinct types so
+ * that each instantiates its own conversion */
+struct gpu_fp16s {
+    uint16_t h;
+};
+struct gpu_fp16c {
+    uint16_t h;
+};
+
+/* real_of<T>: the type a kernel computes in for lattice type T (the value type itself for float
+ * and double, float for the 16-bit formats); coll_of<T>: its collision parameters */
+template <typename T> struct real_of {
+    typedef T type;
+};
+template <> struct real_of<gpu_fp16s> {
+    typedef float type;
+};
+template <> struct real_of<gpu_fp16c> {
+    typedef float type;
+};
 template <typename T> struct coll_of;
 template <> struct coll_of<float> {
     typedef struct lbm_coll_sp type;
@@ -21,6 +42,54 @@ template <> struct coll_of<float> {
 template <> struct coll_of<double> {
     typedef struct lbm_coll_dp type;
 };
+template <> struct coll_of<gpu_fp16s> {
+    typedef struct lbm_coll_sp type;
+};
+template <> struct coll_of<gpu_fp16c> {
+    typedef struct lbm_coll_sp type;
+};
+
+/* Every lattice access of the kernels: gpu_load (plain), gpu_ldg (read-only data path: no thread
+ * writes the location during the launch) give the value a kernel computes with; a store is
+ * `lat[i] = gpu_value<T>(v)`. float and double: the access itself, so their instances compile to
+ * the PTX of direct accesses (the store keeps the form of an assignment: a store through a
+ * function moved the address arithmetic ahead of the value and changed aa's and init's PTX); the
+ * 16-bit formats: the 2-byte value at the same element index, converted (fp16s: cuda_fp16's
+ * conversion instructions; fp16c: integer code, storage16.h). */
+#define GPU_LBM_IEEE_ACCESS_(T)                                                                    \
+    __device__ __forceinline__ T gpu_load(const T *p)                                              \
+    {                                                                                              \
+        return *p;                                                                                 \
+    }                                                                                              \
+    __device__ __forceinline__ T gpu_ldg(const T *p)                                               \
+    {                                                                                              \
+        return __ldg(p);                                                                           \
+    }
+GPU_LBM_IEEE_ACCESS_(float)
+GPU_LBM_IEEE_ACCESS_(double)
+#undef GPU_LBM_IEEE_ACCESS_
+template <typename T> __device__ __forceinline__ T gpu_value(typename real_of<T>::type v)
+{
+    return v;
+}
+#define GPU_LBM_16BIT_ACCESS_(T, decode, encode)                                                   \
+    __device__ __forceinline__ float gpu_load(const T *p)                                          \
+    {                                                                                              \
+        return decode(p->h);                                                                       \
+    }                                                                                              \
+    __device__ __forceinline__ float gpu_ldg(const T *p)                                           \
+    {                                                                                              \
+        return decode(__ldg(&p->h));                                                               \
+    }                                                                                              \
+    template <> __device__ __forceinline__ T gpu_value<T>(float v)                                 \
+    {                                                                                              \
+        T r;                                                                                       \
+        r.h = encode(v);                                                                           \
+        return r;                                                                                  \
+    }
+GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
+GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode, lbm_fp16c_encode)
+#undef GPU_LBM_16BIT_ACCESS_
 
 template <int COLL, int FORCED>
 __device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
@@ -65,7 +134,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     const typename coll_of<T>::type pc = p;
     const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
-    T f[19];
+    typedef typename real_of<T>::type R;
+    R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
     if ((V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz) {
         /* rows away from the y and z faces, in the whole-domain kernel and in interior boxes
@@ -83,25 +153,25 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
-        f[i] = src[at];                                                                            \
+        f[i] = gpu_load(src + at);                                                                 \
     }
         LBM_D3Q19(GPU_LOADX_)
 #undef GPU_LOADX_
     } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
-    f[i] = V == GPU_PULL_AOS ? src[(base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)]             \
-                             : src[(i)*ds + base - (cx) - (cy)*pitch - (cz)*plane];
+    f[i] = gpu_load(src + (V == GPU_PULL_AOS ? (base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)  \
+                                             : (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane));
         LBM_D3Q19(GPU_LOAD_)
 #undef GPU_LOAD_
     } else {
-        const T lid = (T)(6.0 * b.lid_ux);
+        const R lid = (R)(6.0 * b.lid_ux);
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
         size_t at =                                                                                \
             lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, V == GPU_PULL_BOX_GHOSTS);  \
-        f[i] = src[at] + (on_lid ? lid * (T)LBM_WEIGHT(cx, cy, cz) * (T)(cx) : (T)0);              \
+        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
     }
         LBM_D3Q19(GPU_EDGE_)
 #undef GPU_EDGE_
@@ -109,9 +179,9 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     collide<COLL, FORCED>(f, &pc);
 #define GPU_STORE_(i, cx, cy, cz, o)                                                               \
     if (V == GPU_PULL_AOS)                                                                         \
-        dst[cell * 19 + (i)] = f[i];                                                               \
+        dst[cell * 19 + (i)] = gpu_value<T>(f[i]);                                                 \
     else                                                                                           \
-        dst[(size_t)i * l.dir_stride + cell] = f[i];
+        dst[(size_t)i * l.dir_stride + cell] = gpu_value<T>(f[i]);
     LBM_D3Q19(GPU_STORE_)
 #undef GPU_STORE_
 }
@@ -145,13 +215,14 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     const typename coll_of<T>::type pc = p;
     const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
-    T f[19];
+    typedef typename real_of<T>::type R;
+    R f[19];
     if (V == GPU_AA_LOCAL) {
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = __ldg(lat + (i)*ds + (long)cell);
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + (long)cell);
         LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
         collide<COLL, FORCED>(f, &pc);
-#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = f[i];
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = gpu_value<T>(f[i]);
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
     } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
@@ -168,7 +239,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i)*ds + c;                         \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
-        f[i] = __ldg(lat + at);                                                                    \
+        f[i] = gpu_ldg(lat + at);                                                                  \
     }
         LBM_D3Q19(AA_LOADX_)
 #undef AA_LOADX_
@@ -181,7 +252,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
         }                                                                                          \
-        lat[at] = f[i];                                                                            \
+        lat[at] = gpu_value<T>(f[i]);                                                              \
     }
         LBM_D3Q19(AA_STOREX_)
 #undef AA_STOREX_
@@ -190,17 +261,18 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
          * rule in loops over the directions: unrolled, its 38 gathers and scatters set the
          * kernel's register count (sp 88 against 64 for the rows above); looped, g lives in
          * local memory, touched by these rows alone */
-        const T lid = (T)(6.0 * b.lid_ux);
-        T g[19];
+        const R lid = (R)(6.0 * b.lid_ux);
+        R g[19];
 #pragma unroll 1
         for (int d = 0; d < 19; d++) {
             const int cx = aa_cx[d];
             long sc[3];
             int on_lid;
             if (lbm_upstream(&l, &b, cx, aa_cy[d], aa_cz[d], x, y, z, sc, &on_lid))
-                g[d] = lat[LBM_IDX(&l, d, x, y, z)] + (on_lid ? lid * (T)aa_w[d] * (T)cx : (T)0);
+                g[d] = gpu_load(lat + LBM_IDX(&l, d, x, y, z)) +
+                       (on_lid ? lid * (R)aa_w[d] * (R)cx : (R)0);
             else
-                g[d] = lat[LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2])];
+                g[d] = gpu_load(lat + LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2]));
         }
 #define AA_GET_(i, cx, cy, cz, o) f[i] = g[i];
         LBM_D3Q19(AA_GET_)
@@ -216,9 +288,9 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             int on_lid;
             if (lbm_upstream(&l, &b, -cx, -aa_cy[d], -aa_cz[d], x, y, z, sc, &on_lid))
                 lat[LBM_IDX(&l, aa_opp[d], x, y, z)] =
-                    g[d] + (on_lid ? lid * (T)aa_w[d] * (T)(-cx) : (T)0);
+                    gpu_value<T>(g[d] + (on_lid ? lid * (R)aa_w[d] * (R)(-cx) : (R)0));
             else
-                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = g[d];
+                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = gpu_value<T>(g[d]);
         }
     }
 }
@@ -243,15 +315,16 @@ template <typename T>
 __global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all,
                             int aa)
 {
+    typedef typename real_of<T>::type R;
     const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         int d;
         size_t x, y, z;
         if (poison_all || !fluid_at(l, i, &d, &x, &y, &z))
-            lat[i] = (T)NAN;
+            lat[i] = gpu_value<T>((R)NAN);
         else /* stored shifted: g = f - w; aa keeps direction d in slot opp(d) */
-            lat[i] = (T)lbm_init_shifted(aa ? lbm_opposite(d) : d, x + pl.offset[0],
-                                         y + pl.offset[1], z + pl.offset[2]);
+            lat[i] = gpu_value<T>((R)lbm_init_shifted(aa ? lbm_opposite(d) : d, x + pl.offset[0],
+                                                      y + pl.offset[1], z + pl.offset[2]));
     }
 }
 
@@ -262,6 +335,15 @@ __device__ __forceinline__ uint64_t bits_of(float v)
 __device__ __forceinline__ uint64_t bits_of(double v)
 {
     return (uint64_t)__double_as_longlong(v);
+}
+/* a 16-bit value: its 16 stored bits, widened as a float's 32 are */
+__device__ __forceinline__ uint64_t bits_of(gpu_fp16s v)
+{
+    return (uint64_t)v.h;
+}
+__device__ __forceinline__ uint64_t bits_of(gpu_fp16c v)
+{
+    return (uint64_t)v.h;
 }
 
 template <typename T>
@@ -278,7 +360,7 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place
         int d;
         size_t x, y, z;
         if (!fluid_at(l, i, &d, &x, &y, &z)) continue;
-        double v = (double)lat[i];
+        double v = (double)gpu_load(lat + i);
         h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1],
                             z + pl.offset[2], gnx, gny, gnz, bits_of(lat[i]));
         if (isfinite(v))

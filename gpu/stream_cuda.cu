@@ -55,9 +55,13 @@ enum gpu_stream_family {
 #define GPU_STREAM_OPS(X)                                                                          \
     X(STREAM_SCALE) X(STREAM_ADD) X(STREAM_TRIAD) X(STREAM_LOAD) X(STREAM_STORE)
 /* Words of the main loop by their bytes; one element of a precision is the word of its size */
-#define GPU_STREAM_WORDS(X) X(16, uint4) X(8, unsigned long long) X(4, unsigned)
-/* Precisions by element size: the value type ops_kernel computes in (and init_kernel writes) */
-#define GPU_STREAM_PRECISIONS(X) X(4, float) X(8, double)
+#define GPU_STREAM_WORDS(X)                                                                        \
+    X(16, uint4) X(8, unsigned long long) X(4, unsigned) X(2, unsigned short)
+/* Precisions by element size: the value type ops_kernel computes in (and init_kernel writes).
+ * The 2-byte element is fp16s (IEEE binary16): the copies, load and store move or produce its
+ * bits; scale, add and triad have no 2-byte form (the 16-bit lattices compute in float, so no
+ * benchmark needs binary16 arithmetic). */
+#define GPU_STREAM_PRECISIONS(X) X(4, float) X(8, double) X(2, __half)
 /* Words in flight per thread (--ilp) */
 #define GPU_STREAM_ILPS(X) X(1) X(2) X(4) X(8)
 
@@ -79,10 +83,12 @@ static enum gpu_stream_family family_of(enum stream_kernel k)
     }
 }
 
-/* ops_kernel<K, T, W, ILP>, or NULL where a word holds less than one value */
+/* ops_kernel<K, T, W, ILP>, or NULL where a word holds less than one value or the kernel has no
+ * form for 2-byte values (only load and store) */
 template <int K, typename T, typename W, int ILP> static const void *ops_instance(void)
 {
-    if constexpr (sizeof(W) >= sizeof(T))
+    if constexpr (sizeof(W) >= sizeof(T) &&
+                  (sizeof(T) > 2 || K == STREAM_LOAD || K == STREAM_STORE))
         return (const void *)ops_kernel<K, T, W, ILP>;
     else
         return NULL;
@@ -174,6 +180,54 @@ static const void *init_fn(size_t esize)
     default:
         return NULL;
     }
+}
+
+/* 0 if kernel k runs on elements of precision p, from the tables above (memcpy moves bytes of
+ * any size); else why not, in why */
+static int prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen)
+{
+    const size_t es = prec_size(p);
+    if (p == PREC_FP16C) {
+        snprintf(why, whylen,
+                 "stream-gpu's 2-byte element is fp16s (a 2-byte copy is the same for fp16s and "
+                 "fp16c): use --precision fp16s");
+        return 1;
+    }
+    if (family_of(k) != GPU_STREAM_MEMCPY && !stream_fn(k, es, es, 1)) {
+        snprintf(why, whylen,
+                 "%s has no %s form on the GPU (2-byte elements: copy, copy19, memcpy, load "
+                 "and store)",
+                 stream_kernel_names[k], prec_name(p));
+        return 1;
+    }
+    return 0;
+}
+
+/* An element of esize bytes as the check compares it: the value it holds, in double */
+static double element_value(const void *h, size_t i, size_t esize)
+{
+    if (esize == 2) return (double)(float)((const __half *)h)[i];
+    return esize == 4 ? (double)((const float *)h)[i] : ((const double *)h)[i];
+}
+
+/* What an element of esize bytes holds when it was assigned v (exact in float: stream_values.h):
+ * v itself in sp and dp, v rounded to the nearest binary16 (cuda_fp16's host conversion, the
+ * rounding of init_kernel's device conversion) for the 2-byte element */
+static double element_of(double v, size_t esize)
+{
+    return esize == 2 ? (double)(float)__half((float)v) : v;
+}
+
+/* load's expected sum over n elements of source 0 as stored in esize bytes: stream_load_sum
+ * for sp and dp; for 2-byte elements the same serial sum of the rounded values, exact while n <
+ * 2^42 (multiples of 2^-10 below 2n) */
+static double load_sum(size_t n, size_t esize)
+{
+    double s = 0;
+    if (esize != 2) return stream_load_sum(n);
+    for (size_t i = 0; i < n; i++)
+        s += element_of(stream_value(i, 0), esize);
+    return s;
 }
 
 extern "C" int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
@@ -279,6 +333,10 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
     struct stream_layout l;
 
     *out = NULL;
+    if (prec_supported(c->kernel, c->prec, err, errlen)) {
+        free(a);
+        return 1;
+    }
     if (!a || stream_layout(c, 65536, 0, &l)) {
         snprintf(err, errlen, "out of memory");
         free(a);
@@ -391,7 +449,7 @@ extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_re
     double worst = 0;
     void *h;
     if (a->c.kernel == STREAM_LOAD) {
-        double want = stream_load_sum(n), e = fabs(a->sum - want) / want;
+        double want = load_sum(n, a->esize), e = fabs(a->sum - want) / want;
         *bad = !(e <= stream_load_tolerance(n)); /* NaN (a block's sum unwritten) fails */
         *max_rel_err = isnan(e) ? INFINITY : e;
         return 0;
@@ -408,8 +466,9 @@ extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_re
             return 1;
         }
         for (size_t i = 0; i < n; i++) {
-            double want = stream_expect(a->c.kernel, i, (unsigned)j); /* exact in sp too */
-            double got = a->esize == 4 ? (double)((float *)h)[i] : ((double *)h)[i];
+            /* exact in sp too; rounded once to the 2-byte element as init_kernel's was */
+            double want = element_of(stream_expect(a->c.kernel, i, (unsigned)j), a->esize);
+            double got = element_value(h, i, a->esize);
             if (!(got == want)) {
                 double e = isnan(got) ? INFINITY : fabs(got - want) / fabs(want);
                 wrong++;

@@ -5,6 +5,7 @@
 #ifndef LBMR_STREAM_KERNELS_CUH
 #define LBMR_STREAM_KERNELS_CUH
 
+#include <cuda_fp16.h>
 #include <stddef.h>
 
 #include "stream_model.h"
@@ -131,6 +132,10 @@ template <> __device__ float poison_value<float>()
 template <> __device__ double poison_value<double>()
 {
     return __longlong_as_double(0x7ff8000000000000ll);
+}
+template <> __device__ __half poison_value<__half>()
+{
+    return __ushort_as_half((unsigned short)0x7e00u);
 }
 
 /* source values of array `array`, or NaN poison where array < 0 (destinations) */
