@@ -172,12 +172,19 @@ void roof_ceilings_free(struct roof_ceilings *c)
     free(c);
 }
 
+const char *roof_copy_precision(const char *precision)
+{
+    return strcmp(precision, "fp16c") == 0 ? "fp16s" : precision;
+}
+
 static const struct roof_group *find_group(const struct roof_ceilings *c, const struct csv_row *lbm)
 {
     size_t lo = 0, hi = c->n;
+    struct csv_row key = *lbm; /* the copy's precision: fp16c's ceiling is fp16s's copy */
+    key.precision = roof_copy_precision(lbm->precision);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int d = cmp_store(c->g[mid].key, lbm);
+        int d = cmp_store(c->g[mid].key, &key);
         if (d == 0) return &c->g[mid];
         if (d < 0)
             lo = mid + 1;
@@ -224,14 +231,14 @@ void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_tabl
         snprintf(msg, len,
                  "the stream copy rows for host %s, device %s, backend %s, precision %s with "
                  "write_allocate=%lld failed verification (%s:%ld): no ceiling; rerun stream-%s",
-                 lbm->host, lbm->device, lbm->backend, lbm->precision,
+                 lbm->host, lbm->device, lbm->backend, roof_copy_precision(lbm->precision),
                  (long long)lbm->write_allocate, t->files[g->failed], t->lines[g->failed],
                  lbm->backend);
     else
         snprintf(msg, len,
                  "no stream copy rows for host %s, device %s, backend %s, precision %s with "
                  "write_allocate=%lld: run stream-%s there and pass its CSV too",
-                 lbm->host, lbm->device, lbm->backend, lbm->precision,
+                 lbm->host, lbm->device, lbm->backend, roof_copy_precision(lbm->precision),
                  (long long)lbm->write_allocate, lbm->backend);
 }
 

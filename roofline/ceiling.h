@@ -55,6 +55,9 @@ struct roof_eval {
 
 /* Evaluates one LBM row against the verified STREAM rows indexed in c; the store kind of the
  * ceiling matches the row's (write_allocate equal). Returns 0, or 1 when no copy matched. */
+/* The precision of the copy rows that bound an LBM row of `precision`: its own, except fp16c,
+ * whose 2-byte values the fp16s copy moves (the copy moves bits; stream-* runs only fp16s). */
+const char *roof_copy_precision(const char *precision);
 int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, struct roof_eval *e);
 
 /* Why an LBM row has no ceiling, in one sentence without a newline (what is missing, or which

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "precision.h"
 #include "stream.h"
 
 static int bad;
@@ -26,12 +27,20 @@ static int close_to(double a, double b)
     return fabs(a - b) <= 1e-6 * fabs(b);
 }
 
+/* bytes per value of a precision column (common/precision.h's names); 0 for none of them */
+static size_t value_size(const char *precision)
+{
+    for (int p = 0; p < PREC_COUNT; p++)
+        if (strcmp(precision, prec_name((enum prec)p)) == 0) return prec_size((enum prec)p);
+    return 0;
+}
+
 /* A stream row's kernel is in the byte table and its bytes are the table's for its precision and
  * write-allocate flag (a kernel that stores nothing never counts write-allocate). */
 static int stream_row_bytes_ok(const struct csv_row *r)
 {
     struct stream_traffic tr;
-    size_t es = strcmp(r->precision, "sp") == 0 ? 4 : 8;
+    size_t es = value_size(r->precision);
     for (int k = 0; k < STREAM_KERNEL_COUNT; k++) {
         if (strcmp(r->kernel, stream_kernel_names[k]) == 0)
             return stream_traffic((enum stream_kernel)k, es, (int)r->write_allocate, &tr) == 0 &&
@@ -105,7 +114,7 @@ int main(int argc, char **argv)
         if (strcmp(r->bench, "lbm") == 0) {
             expect(close_to(r->mflups, n / r->t_min_s * 1e-6), argv[1], ln,
                    "mflups != fluid_cells / t_min");
-            expect(r->prog_bytes == 38 * (strcmp(r->precision, "sp") == 0 ? 4 : 8), argv[1], ln,
+            expect(r->prog_bytes == 38 * (double)value_size(r->precision), argv[1], ln,
                    "lbm prog_bytes is not 38 x the value size");
             expect(r->max_rel_err <= 1e-5, argv[1], ln, "mass drift above 1e-5");
             expect(r->nx * r->ny * r->nz == r->fluid_cells && r->pitch >= r->local_nx + r->pad,

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# roofline_fp16.sh ROOFLINE FIXTURES: a 16-bit LBM row takes its ceiling from the 2-byte copy
+# (stream's fp16s rows), fp16c's too (the copy moves bits); where the input has no 2-byte copy the
+# row gets no ceiling (flag no_ceiling) and stderr names the fp16s copy it lacks. The expected
+# percent is computed from the fixtures' own columns: copy bw_dram_GBs / the row's dram_bytes.
+set -u
+rl=$1 fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+col() { awk -F, -v want="$2" -v pat="$3" 'NR==1{for(i=1;i<=NF;i++) if($i==want) c=i; next} $0 ~ pat {print $c; exit}' "$1"; }
+"$rl" "$fx/stream.csv" "$fx/stream-fp16.csv" "$fx/lbm-fp16.csv" >"$tmp/r.csv" 2>"$tmp/r.err"
+rc=$?
+[ $rc -eq 0 ] && ok "report exit 0" || bad "report exit $rc"
+bw=$(col "$fx/stream-fp16.csv" bw_dram_GBs ',copy,.*,fp16s,')
+for p in fp16s fp16c; do
+    mf=$(col "$fx/lbm-fp16.csv" mflups "nodeA,.*,$p,")
+    db=$(col "$fx/lbm-fp16.csv" dram_bytes "nodeA,.*,$p,")
+    want=$(awk -v m="$mf" -v b="$bw" -v d="$db" 'BEGIN{printf "%.6g", 100 * m / (b * 1000 / d)}')
+    got=$(col "$tmp/r.csv" pct_of_ceiling "nodeA,.*,$p,")
+    awk -v a="$got" -v b="$want" 'BEGIN{exit !(a != "" && a - b < 1e-6 * b && b - a < 1e-6 * b)}' &&
+        ok "$p: $got% of the fp16s copy" || bad "$p: pct_of_ceiling '$got', want $want"
+    k=$(col "$tmp/r.csv" ceiling_kernel "nodeA,.*,$p,")
+    [ "$k" = copy ] && ok "$p ceiling kernel copy" || bad "$p ceiling kernel '$k'"
+done
+v=$(col "$tmp/r.csv" flags "gpuhost,.*,fp16c,")
+[ "$v" = no_ceiling ] && ok "fp16c without a 2-byte copy: no_ceiling" || bad "gpu fp16c flags '$v'"
+grep -q "no stream copy rows for host gpuhost.*precision fp16s" "$tmp/r.err" &&
+    ok "stderr names the missing fp16s copy" || bad "stderr: $(cat "$tmp/r.err")"
+[ $fails -eq 0 ] && echo "roofline_fp16: ok" || { echo "roofline_fp16: $fails failed" >&2; exit 1; }
