@@ -8,6 +8,14 @@
  * (glibc's memcpy switches to non-temporal stores on large copies, which is another kernel). */
 void cpu_plain_copy(void *restrict d, const void *restrict s, size_t bytes)
 {
+    if (((uintptr_t)d | (uintptr_t)s) % 4) { /* a 16-bit lattice's ragged head or tail: its
+                                                values lie on 2-byte boundaries only */
+        uint16_t *restrict dh = d;
+        const uint16_t *restrict sh = s;
+        for (size_t i = 0; i < bytes / 2; i++)
+            dh[i] = sh[i];
+        return;
+    }
     uint32_t *restrict dw = d;
     const uint32_t *restrict sw = s;
     size_t n = bytes / 4;
