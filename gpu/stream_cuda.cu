@@ -58,9 +58,8 @@ enum gpu_stream_family {
 #define GPU_STREAM_WORDS(X)                                                                        \
     X(16, uint4) X(8, unsigned long long) X(4, unsigned) X(2, unsigned short)
 /* Precisions by element size: the value type ops_kernel computes in (and init_kernel writes).
- * The 2-byte element is fp16s (IEEE binary16): the copies, load and store move or produce its
- * bits; scale, add and triad have no 2-byte form (the 16-bit lattices compute in float, so no
- * benchmark needs binary16 arithmetic). */
+ * The 2-byte element is fp16s (IEEE binary16), which only the copies move (the stream model's
+ * stream_prec_supported): no ops_kernel has a 2-byte form. */
 #define GPU_STREAM_PRECISIONS(X) X(4, float) X(8, double) X(2, __half)
 /* Words in flight per thread (--ilp) */
 #define GPU_STREAM_ILPS(X) X(1) X(2) X(4) X(8)
@@ -83,12 +82,11 @@ static enum gpu_stream_family family_of(enum stream_kernel k)
     }
 }
 
-/* ops_kernel<K, T, W, ILP>, or NULL where a word holds less than one value or the kernel has no
- * form for 2-byte values (only load and store) */
+/* ops_kernel<K, T, W, ILP>, or NULL where a word holds less than one value or the value is a
+ * 2-byte element */
 template <int K, typename T, typename W, int ILP> static const void *ops_instance(void)
 {
-    if constexpr (sizeof(W) >= sizeof(T) &&
-                  (sizeof(T) > 2 || K == STREAM_LOAD || K == STREAM_STORE))
+    if constexpr (sizeof(W) >= sizeof(T) && sizeof(T) > 2)
         return (const void *)ops_kernel<K, T, W, ILP>;
     else
         return NULL;
@@ -182,22 +180,14 @@ static const void *init_fn(size_t esize)
     }
 }
 
-/* 0 if kernel k runs on elements of precision p, from the tables above (memcpy moves bytes of
- * any size); else why not, in why */
+/* 0 if kernel k has an instance for elements of precision p in the tables above (memcpy moves
+ * bytes of any size); else why not. Which precisions a kernel takes is the stream model's rule
+ * (stream_prec_supported), checked before any case runs; this guards the tables. */
 static int prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen)
 {
     const size_t es = prec_size(p);
-    if (p == PREC_FP16C) {
-        snprintf(why, whylen,
-                 "stream-gpu's 2-byte element is fp16s (a 2-byte copy is the same for fp16s and "
-                 "fp16c): use --precision fp16s");
-        return 1;
-    }
     if (family_of(k) != GPU_STREAM_MEMCPY && !stream_fn(k, es, es, 1)) {
-        snprintf(why, whylen,
-                 "%s has no %s form on the GPU (2-byte elements: copy, copy19, memcpy, load "
-                 "and store)",
-                 stream_kernel_names[k], prec_name(p));
+        snprintf(why, whylen, "%s has no %s form on the GPU", stream_kernel_names[k], prec_name(p));
         return 1;
     }
     return 0;
@@ -216,18 +206,6 @@ static double element_value(const void *h, size_t i, size_t esize)
 static double element_of(double v, size_t esize)
 {
     return esize == 2 ? (double)(float)__half((float)v) : v;
-}
-
-/* load's expected sum over n elements of source 0 as stored in esize bytes: stream_load_sum
- * for sp and dp; for 2-byte elements the same serial sum of the rounded values, exact while n <
- * 2^42 (multiples of 2^-10 below 2n) */
-static double load_sum(size_t n, size_t esize)
-{
-    double s = 0;
-    if (esize != 2) return stream_load_sum(n);
-    for (size_t i = 0; i < n; i++)
-        s += element_of(stream_value(i, 0), esize);
-    return s;
 }
 
 extern "C" int stream_backend_open(struct stream_device *d, char *err, size_t errlen)
@@ -449,7 +427,7 @@ extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_re
     double worst = 0;
     void *h;
     if (a->c.kernel == STREAM_LOAD) {
-        double want = load_sum(n, a->esize), e = fabs(a->sum - want) / want;
+        double want = stream_load_sum(n), e = fabs(a->sum - want) / want;
         *bad = !(e <= stream_load_tolerance(n)); /* NaN (a block's sum unwritten) fails */
         *max_rel_err = isnan(e) ? INFINITY : e;
         return 0;
