@@ -27,30 +27,13 @@ struct storage {
     double u; /* unit roundoff of the stored value */
 };
 
-static uint16_t enc_s(float x)
-{
-    return lbm_fp16s_encode(x);
-}
-static float dec_s(uint16_t h)
-{
-    return lbm_fp16s_decode(h);
-}
-static uint16_t enc_c(float x)
-{
-    return lbm_fp16c_encode(x);
-}
-static float dec_c(uint16_t h)
-{
-    return lbm_fp16c_decode(h);
-}
-
 static const struct storage storages[] = {
     {"sp", "backend: float stored and computed", PREC_SP, NULL, NULL, 0x1p-24},
     {"dp", "backend: double stored and computed", PREC_DP, NULL, NULL, 0x1p-53},
-    {"fp16s (emulated)", "emulated: binary16 stored, reference computes in double", PREC_DP, enc_s,
-     dec_s, LBM_FP16S_U},
-    {"fp16c (emulated)", "emulated: 1-4-11 stored, reference computes in double", PREC_DP, enc_c,
-     dec_c, LBM_FP16C_U},
+    {"fp16s (emulated)", "emulated: binary16 stored, reference computes in double", PREC_DP,
+     lbm_fp16s_encode, lbm_fp16s_decode, LBM_FP16S_U},
+    {"fp16c (emulated)", "emulated: 1-4-11 stored, reference computes in double", PREC_DP,
+     lbm_fp16c_encode, lbm_fp16c_decode, LBM_FP16C_U},
     {"fp16s", "backend: binary16 stored, float computed", PREC_FP16S, NULL, NULL, LBM_FP16S_U},
     {"fp16c", "backend: 1-4-11 stored, float computed", PREC_FP16C, NULL, NULL, LBM_FP16C_U},
 };

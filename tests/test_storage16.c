@@ -21,31 +21,6 @@ struct format {
     float (*decode)(uint16_t);
 };
 
-static uint16_t fp16s_enc(float x)
-{
-    return lbm_fp16s_encode(x);
-}
-static float fp16s_dec(uint16_t h)
-{
-    return lbm_fp16s_decode(h);
-}
-static uint16_t fp16c_enc(float x)
-{
-    return lbm_fp16c_encode(x);
-}
-static uint16_t fp16s_enc_portable(float x)
-{
-    return lbm_fp16s_encode_portable(x);
-}
-static float fp16s_dec_portable(uint16_t h)
-{
-    return lbm_fp16s_decode_portable(h);
-}
-static float fp16c_dec(uint16_t h)
-{
-    return lbm_fp16c_decode(h);
-}
-
 /* the value of a finite magnitude code, from the format's definition */
 static double code_value(const struct format *f, uint32_t c)
 {
@@ -180,8 +155,10 @@ static void check_hardware_path(void)
 
 int main(void)
 {
-    const struct format fp16s = {"fp16s", 10, 15, 0x7bffu, 65536.0, fp16s_enc, fp16s_dec};
-    const struct format fp16c = {"fp16c", 11, 15, LBM_FP16C_MAXCODE, 2.0, fp16c_enc, fp16c_dec};
+    const struct format fp16s = {"fp16s",         10, 15, 0x7bffu, 65536.0, lbm_fp16s_encode,
+                                 lbm_fp16s_decode};
+    const struct format fp16c = {"fp16c",         11, 15, LBM_FP16C_MAXCODE, 2.0, lbm_fp16c_encode,
+                                 lbm_fp16c_decode};
     double e;
 
     /* the header's constants are the formats' own */
@@ -197,8 +174,9 @@ int main(void)
             LBM_FP16S_U);
     CHECK(e <= LBM_FP16S_U && e > LBM_FP16S_U / 2);
     if (strcmp(LBM_FP16S_HOST_PATH, "portable")) { /* the portable code on its own as well */
-        const struct format p = {"fp16s portable",  10, 15, 0x7bffu, 65536.0, fp16s_enc_portable,
-                                 fp16s_dec_portable};
+        const struct format p = {
+            "fp16s portable",         10, 15, 0x7bffu, 65536.0, lbm_fp16s_encode_portable,
+            lbm_fp16s_decode_portable};
         check_codes(&p);
         CHECK(check_rounding(&p) <= LBM_FP16S_U);
         check_overflow(&p, 0x7c00u);
