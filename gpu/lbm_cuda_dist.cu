@@ -109,12 +109,14 @@ extern "C" void lbm_swap(struct lbm_state *s)
     s->cur = 1 - s->cur;
 }
 
-extern "C" int lbm_backend_select(int local_rank, char *err, size_t errlen)
+extern "C" int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)
 {
     int n = 0;
+    *first_on_device = 1;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
         cudaGetLastError();
         return 0; /* lbm_backend_open says why there is none */
     }
+    *first_on_device = local_rank < n; /* node-local ranks n, 2n, ... reuse rank 0's device */
     return gpu_check(cudaSetDevice(local_rank % n), "cudaSetDevice", err, errlen);
 }

@@ -51,8 +51,11 @@ int lbm_queues_async(void);
 int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);
 int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen);
 void lbm_swap(struct lbm_state *s);
-/* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open. */
-int lbm_backend_select(int local_rank, char *err, size_t errlen);
+/* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open.
+ * *first_on_device: 1 when no lower rank of the node uses the same device (its power meter
+ * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its
+ * packages. */
+int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

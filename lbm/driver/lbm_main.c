@@ -30,7 +30,8 @@ struct run_ctx {
     struct device_facts dev;
     struct sysinfo_host host;
     int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
-    double base_mflups; /* the current case's 1-rank median, for the parallel efficiency */
+    double base_mflups;  /* the current case's 1-rank median, for the parallel efficiency */
+    int first_on_device; /* this rank's meter counts in a run's energy (lbm_backend_select) */
 };
 
 /* What the runner runs: one row, a case on one rank grid with one overlap and halo setting. */
@@ -153,34 +154,38 @@ static int window_reps(const struct run_ctx *x, struct runner *rn, struct dist_r
     return reps;
 }
 
-/* Over several ranks the row's window is the run's: energies, powers and limits add, the clocks
- * average, an event seen on any rank counts. A rank with nothing measured makes it empty. */
-static void energy_over_ranks(struct dist_run *run, int ranks, struct energy_reading *e,
-                              int measured, double *idle_W)
+/* Over several ranks the row's window is the run's: each device's energy, power limit and idle
+ * power counted once (ranks that share a GPU read the same meter: only the first counts), the
+ * clocks averaged over the devices, an event seen on any rank counts. A rank with nothing
+ * measured makes it empty. */
+static void energy_over_ranks(struct dist_run *run, int ranks, int first_on_device,
+                              struct energy_reading *e, int measured, double *idle_W)
 {
-    double v[7 + ENERGY_EVENT_COUNT];
+    double v[8 + ENERGY_EVENT_COUNT];
+    const double w = first_on_device ? 1.0 : 0.0;
     if (ranks <= 1) return;
-    v[0] = measured ? e->energy_J : NAN;
-    v[1] = measured ? e->polled_J : NAN;
-    v[2] = measured ? e->sm_clock_MHz : NAN;
-    v[3] = measured ? e->mem_clock_MHz : NAN;
-    v[4] = measured ? e->power_limit_W : NAN;
-    v[5] = *idle_W;
-    v[6] = measured ? e->samples : 0;
+    v[0] = measured ? w * e->energy_J : NAN;
+    v[1] = measured ? w * e->polled_J : NAN;
+    v[2] = measured ? w * e->sm_clock_MHz : NAN;
+    v[3] = measured ? w * e->mem_clock_MHz : NAN;
+    v[4] = measured ? w * e->power_limit_W : NAN;
+    v[5] = w * *idle_W;
+    v[6] = measured ? w * e->samples : 0;
+    v[7] = w; /* devices */
     for (int i = 0; i < ENERGY_EVENT_COUNT; i++)
-        v[7 + i] = measured ? (double)(e->events >> i & 1) : 0;
-    dist_run_sum(run, v, 7 + ENERGY_EVENT_COUNT);
+        v[8 + i] = measured ? (double)(e->events >> i & 1) : 0;
+    dist_run_sum(run, v, 8 + ENERGY_EVENT_COUNT);
     if (!measured) return;
     e->energy_J = v[0];
     e->polled_J = v[1];
-    e->sm_clock_MHz = v[2] / ranks;
-    e->mem_clock_MHz = v[3] / ranks;
+    e->sm_clock_MHz = v[2] / v[7];
+    e->mem_clock_MHz = v[3] / v[7];
     e->power_limit_W = v[4];
     *idle_W = v[5];
     e->samples = (int)v[6];
     e->events = 0;
     for (int i = 0; i < ENERGY_EVENT_COUNT; i++)
-        e->events |= (uint64_t)(v[7 + i] > 0) << i;
+        e->events |= (uint64_t)(v[8 + i] > 0) << i;
 }
 
 /* Time `reps` repetitions of `steps` updates into x->times (exchange = 0: timing only). An
@@ -299,7 +304,7 @@ static int measure(const struct run_ctx *x, struct runner *rn, struct dist_run *
                      &m->measured, err, errlen))
         return 1;
     if (m->measured) energy_session_report(&rn->energy, &m->energy);
-    energy_over_ranks(run, ranks, &m->energy, m->measured, &m->idle_W);
+    energy_over_ranks(run, ranks, x->first_on_device, &m->energy, m->measured, &m->idle_W);
     if (lbm_check(s, &m->m1, &m->bad1, &df->hash, err, errlen)) return 1;
     dist_sum(run, &m->m1, &m->bad1, &df->hash);
     return 0;
@@ -616,7 +621,7 @@ static const struct runner_ops ops = {sizeof(struct grid_case), expand, check, d
 static int open_backend(struct run_ctx *x, struct lbm_opts *o, char *err, size_t errlen)
 {
     const int all_kernels = o->nkernels == 0;
-    if (lbm_backend_select(dist_local_rank(), err, errlen) ||
+    if (lbm_backend_select(dist_local_rank(), &x->first_on_device, err, errlen) ||
         lbm_backend_open(&x->dev, err, errlen) ||
         cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
                              "--kernel", supported, err, errlen) ||
