@@ -10,15 +10,21 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
                               int queue, char *err, size_t errlen)
 {
     if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
-    dim3 g((unsigned)((hi[0] - lo[0] + s->threads - 1) / s->threads), (unsigned)(hi[1] - lo[1]),
+    /* a box narrower than a block (an x shell) gets blocks of its width in whole warps: with
+     * s->threads per block most threads of each block would stop at once, and the few that
+     * work would hold the SM's block slots (a 1-cell shell of 512 x 512 rows: 262144 blocks of
+     * one working thread) */
+    const size_t wide = (hi[0] - lo[0] + 31) / 32 * 32;
+    const int block = wide < (size_t)s->threads ? (int)wide : s->threads;
+    dim3 g((unsigned)((hi[0] - lo[0] + block - 1) / block), (unsigned)(hi[1] - lo[1]),
            (unsigned)(hi[2] - lo[2]));
     const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
     int ghosts = 0; /* does a cell of the box pull from a ghost layer? */
     for (int a = 0; a < 3; a++)
         ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
     cudaError_t e =
-        gpu_lbm_launch_pull(s, ghosts ? GPU_PULL_BOX_GHOSTS : GPU_PULL_BOX, g, (int)lo[0],
-                            (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
+        gpu_lbm_launch_pull_block(s, ghosts ? GPU_PULL_BOX_GHOSTS : GPU_PULL_BOX, g, block,
+                                  (int)lo[0], (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 
@@ -107,6 +113,14 @@ extern "C" int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen)
 extern "C" void lbm_swap(struct lbm_state *s)
 {
     s->cur = 1 - s->cur;
+}
+
+/* 32 cells: an x shell runs in one-warp blocks, and the interior after it starts a whole warp's
+ * width into the row, on x = 0's alignment (128 bytes sp, 256 dp, past a row start aligned to
+ * --align); an eighth of a 256-cell row */
+extern "C" size_t lbm_shell_x_cells(void)
+{
+    return 32;
 }
 
 extern "C" int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)

@@ -95,13 +95,20 @@ static void *coll_params(struct lbm_state *s)
                                                                 : (void *)&s->u.pdp;
 }
 
-cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,
-                                int y0, int z0, cudaStream_t stream)
+cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
+                                      int block, int x0, int x1, int y0, int z0,
+                                      cudaStream_t stream)
 {
     const void *src = s->lat[s->cur];
     void *dst = s->lat[1 - s->cur];
     void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0};
-    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3(s->threads), args, 0, stream);
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
+}
+
+cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,
+                                int y0, int z0, cudaStream_t stream)
+{
+    return gpu_lbm_launch_pull_block(s, v, g, s->threads, x0, x1, y0, z0, stream);
 }
 
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)

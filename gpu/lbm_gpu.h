@@ -58,6 +58,10 @@ enum gpu_lbm_variant gpu_lbm_case_variant(const struct lbm_case *c);
  * nx, 0, 0) from s->lat[s->cur] into the other lattice on `stream` with pull variant v. */
 cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,
                                 int y0, int z0, cudaStream_t stream);
+/* The same with `block` threads per block instead of s->threads (a box narrower than a block) */
+cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
+                                      int block, int x0, int x1, int y0, int z0,
+                                      cudaStream_t stream);
 /* Queue one in-place aa update of s->lat[0]: the half s->aa_even names. */
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);
 /* Fill lattice k with the initial state (k = 1: NaN poison everywhere). */

@@ -51,6 +51,9 @@ int lbm_queues_async(void);
 int lbm_wait(struct lbm_state *s, int queue, char *err, size_t errlen);
 int lbm_queues_join(struct lbm_state *s, char *err, size_t errlen);
 void lbm_swap(struct lbm_state *s);
+/* Cells across each x shell of a distributed update (decomp_boxes): the width at which the
+ * backend updates a box a few cells wide along x about as fast per cell as the interior. */
+size_t lbm_shell_x_cells(void);
 /* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open.
  * *first_on_device: 1 when no lower rank of the node uses the same device (its power meter
  * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its

@@ -4,6 +4,7 @@
  * periodic wrap too, and each halo is what its peer expects; the update's boxes tile a rank's
  * box; grids that cannot be placed are refused. Each rule is checked against a geometric
  * statement of it (which cell lies where), not against the code's own formula. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,15 +202,19 @@ static void check_halos(const struct part *pt, int nranks, int me, const int per
     }
 }
 
-/* The update's boxes cover the rank's box once; all but the last are one-cell shells on sides
- * with a neighbour; the last, the interior, touches no such side. */
-static void check_boxes(const struct part *p)
+/* The update's boxes cover the rank's box once; all but the last are shells on sides with a
+ * neighbour, one cell thick along y or z and xw cells wide along x (fewer only where the x shells
+ * took every cell left, so that the interior is empty); the last, the interior, touches no such
+ * side. */
+static void check_boxes(const struct part *p, size_t xw)
 {
     size_t lo[DECOMP_MAX_BOXES][3], hi[DECOMP_MAX_BOXES][3];
-    const int nb = decomp_boxes(p->n, &p->place, lo, hi);
+    const int nb = decomp_boxes(p->n, &p->place, xw, lo, hi);
     const size_t cells = p->n[0] * p->n[1] * p->n[2];
-    size_t covered = 0;
+    size_t covered = 0, inner;
     CHECK(nb >= 1 && nb <= DECOMP_MAX_BOXES);
+    inner = (hi[nb - 1][0] - lo[nb - 1][0]) * (hi[nb - 1][1] - lo[nb - 1][1]) *
+            (hi[nb - 1][2] - lo[nb - 1][2]);
     for (int b = 0; b < nb; b++) {
         size_t v = 1;
         for (int a = 0; a < 3; a++) {
@@ -225,10 +230,13 @@ static void check_boxes(const struct part *p)
         }
         if (b < nb - 1) {
             int shell = 0;
-            for (int a = 0; a < 3; a++)
-                shell |=
-                    hi[b][a] - lo[b][a] == 1 && ((lo[b][a] == 0 && p->place.neighbor[a][0]) ||
-                                                 (hi[b][a] == p->n[a] && p->place.neighbor[a][1]));
+            for (int a = 0; a < 3; a++) {
+                const size_t w = hi[b][a] - lo[b][a];
+                const size_t want = a == 0 && xw > 1 ? xw : 1;
+                shell |= (w == want || (a == 0 && w < want && inner == 0)) &&
+                         ((lo[b][a] == 0 && p->place.neighbor[a][0]) ||
+                          (hi[b][a] == p->n[a] && p->place.neighbor[a][1]));
+            }
             CHECK(shell);
         } else {
             for (int a = 0; a < 3; a++)
@@ -261,7 +269,10 @@ static void check_split(const size_t whole[3], const int procs[3], const int per
         p->nh = decomp_halos(p->n, &p->place, p->coords, procs, periodic, p->h);
         CHECK(p->nh >= 0 && p->nh <= DECOMP_MAX_HALOS);
         check_sides(p, procs, periodic);
-        check_boxes(p);
+        check_boxes(p, 1);
+        check_boxes(p, 3);
+        check_boxes(p, 32);
+        check_boxes(p, SIZE_MAX);
     }
     check_tiling(pt, nranks, global);
     for (int r = 0; r < nranks; r++)
@@ -295,6 +306,27 @@ static void test_splits(void)
         }
 }
 
+/* An x split of 200 x 6 x 5 over 2 ranks with 32-cell x shells: each rank first updates the 32
+ * x columns next to its neighbour (whole y-z planes), then the 68 others. */
+static void test_x_shells(void)
+{
+    const size_t whole[3] = {200, 6, 5};
+    const int procs[3] = {2, 1, 1}, periodic[3] = {0, 0, 0};
+    for (int r = 0; r < 2; r++) {
+        size_t n[3], lo[DECOMP_MAX_BOXES][3], hi[DECOMP_MAX_BOXES][3];
+        struct lbm_place place;
+        int coords[3];
+        decomp_coords(r, procs, coords);
+        decomp_place(whole, procs, coords, periodic, 0, n, &place);
+        CHECK(n[0] == 100);
+        CHECK(decomp_boxes(n, &place, 32, lo, hi) == 2);
+        CHECK(lo[0][0] == (r == 0 ? 68u : 0u) && hi[0][0] == (r == 0 ? 100u : 32u));
+        CHECK(lo[1][0] == (r == 0 ? 0u : 32u) && hi[1][0] == (r == 0 ? 68u : 100u));
+        for (int b = 0; b < 2; b++)
+            CHECK(lo[b][1] == 0 && hi[b][1] == 6 && lo[b][2] == 0 && hi[b][2] == 5);
+    }
+}
+
 static void test_refusals(void)
 {
     const size_t whole[3] = {20, 14, 10}, thin[3] = {20, 14, 1};
@@ -316,6 +348,7 @@ int main(void)
     test_split();
     test_ranks();
     test_splits();
+    test_x_shells();
     test_refusals();
     return check_report("test_decomp");
 }

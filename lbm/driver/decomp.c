@@ -146,22 +146,24 @@ int decomp_halos(const size_t n[3], const struct lbm_place *place, const int coo
     return nh;
 }
 
-int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t lo[DECOMP_MAX_BOXES][3],
-                 size_t hi[DECOMP_MAX_BOXES][3])
+int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t xw,
+                 size_t lo[DECOMP_MAX_BOXES][3], size_t hi[DECOMP_MAX_BOXES][3])
 {
     size_t l[3] = {0, 0, 0}, u[3] = {n[0], n[1], n[2]};
     int nbox = 0;
     for (int a = 2; a >= 0; a--) {
         for (int side = 0; side < 2; side++) {
+            size_t w = a == 0 && xw > 1 ? xw : 1;
             if (!place->neighbor[a][side] || l[a] >= u[a]) continue;
+            if (w > u[a] - l[a]) w = u[a] - l[a];
             memcpy(lo[nbox], l, sizeof l);
             memcpy(hi[nbox], u, sizeof u);
             if (side == 0) {
-                hi[nbox][a] = l[a] + 1;
-                l[a]++;
+                hi[nbox][a] = l[a] + w;
+                l[a] += w;
             } else {
-                lo[nbox][a] = u[a] - 1;
-                u[a]--;
+                lo[nbox][a] = u[a] - w;
+                u[a] -= w;
             }
             nbox++;
         }

@@ -55,11 +55,13 @@ struct decomp_halo {
 int decomp_halos(const size_t n[3], const struct lbm_place *place, const int coords[3],
                  const int procs[3], const int periodic[3], struct decomp_halo h[DECOMP_MAX_HALOS]);
 
-/* The update of a box n[3] in pieces, [lo[b], hi[b]): first the one-cell shells on the sides
- * with a neighbour (z low, z high, then y, then x; each shell leaves out the ones before it),
- * then the interior, last; returns how many (1: the whole box). The shells are what the halos
- * need, so the interior can run while they travel. */
-int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t lo[DECOMP_MAX_BOXES][3],
-                 size_t hi[DECOMP_MAX_BOXES][3]);
+/* The update of a box n[3] in pieces, [lo[b], hi[b]): first the shells on the sides with a
+ * neighbour (z low, z high, then y, then x; each shell leaves out the ones before it), then the
+ * interior, last; returns how many (1: the whole box). The shells are what the halos need, so the
+ * interior can run while they travel. z and y shells are one cell thick (whole rows); x shells
+ * are xw cells wide (at least 1, at most what is left): a 1-cell x shell is one value per row,
+ * which a GPU runs as one thread per block and a CPU as one cold cache line per population. */
+int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t xw,
+                 size_t lo[DECOMP_MAX_BOXES][3], size_t hi[DECOMP_MAX_BOXES][3]);
 
 #endif

@@ -24,7 +24,7 @@ static void plan(struct dist_run *r, const int coords[3], const int procs[3], co
         r->h[k].g = g[k];
         r->h[k].node_peer = dist_comm_node_rank(r->comm, g[k].peer);
     }
-    r->nbox = decomp_boxes(n, &r->c.place, r->box_lo, r->box_hi);
+    r->nbox = decomp_boxes(n, &r->c.place, lbm_shell_x_cells(), r->box_lo, r->box_hi);
 }
 
 int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
