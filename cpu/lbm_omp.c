@@ -21,7 +21,6 @@
 #include "pull.h"
 #include "sysinfo.h"
 
-
 const char lbm_backend_name[] = "cpu";
 
 #define LATTICE_SHIFT 2048 /* bytes; a multiple of every row alignment up to 2 KiB */
