@@ -117,6 +117,20 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : default_threads(c);
     s->grid =
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
+    if (c->kernel == LBM_AA) {
+        /* the face rows' kernel: the row's block size where its registers allow, else its most */
+        struct cudaFuncAttributes a;
+        const long rows = gpu_aa_face_rows(&s->u.l), gy = rows < 65535 ? rows : 65535;
+        if (gpu_check(cudaFuncGetAttributes(&a, gpu_lbm_kernel(c, GPU_AA_FACES)),
+                      "cudaFuncGetAttributes", err, errlen)) {
+            free(s);
+            return 1;
+        }
+        s->face_threads =
+            s->threads < a.maxThreadsPerBlock ? s->threads : a.maxThreadsPerBlock / 32 * 32;
+        s->face_grid = dim3((unsigned)((c->nx + s->face_threads - 1) / s->face_threads),
+                            (unsigned)gy, (unsigned)((rows + gy - 1) / gy));
+    }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,
                       errlen))

@@ -111,12 +111,22 @@ cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim
     return gpu_lbm_launch_pull_block(s, v, g, s->threads, x0, x1, y0, z0, stream);
 }
 
+long gpu_aa_face_rows(const struct lbm_layout *l)
+{
+    const long ny = (long)l->ny, nz = (long)l->nz;
+    return (ny > 1 ? 2 : 1) * nz + (nz > 1 ? 2 : 1) * (ny > 2 ? ny - 2 : 0);
+}
+
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
 {
     void *lat = s->lat[0];
     void *args[] = {&lat, &s->u.l, &s->u.b, coll_params(s)};
     const enum gpu_lbm_variant v = s->aa_even ? GPU_AA_LOCAL : GPU_AA_NEIGHBOURS;
-    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->grid, dim3(s->threads), args, 0, 0);
+    cudaError_t e =
+        cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->grid, dim3(s->threads), args, 0, 0);
+    if (e != cudaSuccess || s->aa_even) return e;
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_AA_FACES), s->face_grid,
+                            dim3(s->face_threads), args, 0, 0);
 }
 
 cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k)

@@ -26,6 +26,8 @@ struct lbm_state {
     unsigned long long *hsum; /* GPU_LBM_CHECK_BLOCKS hash partial sums */
     cudaStream_t q[2]; /* distributed runs: 0 boundary and halo (high priority), 1 interior */
     int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
+    int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
+    dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
     cudaEvent_t qev[2];
 };
 
@@ -40,7 +42,8 @@ struct lbm_state {
     X(GPU_PULL_BOX, pull_kernel)        /* a box of a sub-domain that reads no ghost layer */      \
     X(GPU_PULL_BOX_GHOSTS, pull_kernel) /* a box of a sub-domain that reads ghost layers */        \
     X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
-    X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */
+    X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
+    X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
 enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };
@@ -62,7 +65,10 @@ cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim
 cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream);
-/* Queue one in-place aa update of s->lat[0]: the half s->aa_even names. */
+/* aa's rows on a y or z face: fy nz + fz (ny - 2) for fy, fz = 2 (1 where ny, nz = 1) */
+long gpu_aa_face_rows(const struct lbm_layout *l);
+/* Queue one in-place aa update of s->lat[0]: the half s->aa_even names (the neighbour half: its
+ * inner rows, then its face rows). */
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);
 /* Fill lattice k with the initial state (k = 1: NaN poison everywhere). */
 cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k);

@@ -157,6 +157,33 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     }
         LBM_D3Q19(GPU_LOADX_)
 #undef GPU_LOADX_
+    } else if (V == GPU_PULL) {
+        /* rows on a y or z face of the whole domain (whole warps): pull.h's rule (no ghosts)
+         * as selects on every axis, unrolled, so these 1.6% of the rows at 256^3 (4 of every
+         * 256 rows) issue their 19 loads at once as the rows above do instead of one branch
+         * per direction. The same values: a wall's source is the cell's own opposite slot, plus
+         * the lid's term where z - c_z = nz */
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
+        const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+        const int lidz = b.lid_ux != 0.0 && !perz;
+        const R lid = (R)(6.0 * b.lid_ux);
+#define GPU_LOADF_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
+        const int outx = (cx) != 0 && (xo < 0 || xo >= nx);                                        \
+        const int outy = (cy) != 0 && (yo < 0 || yo >= ny);                                        \
+        const int outz = (cz) != 0 && (zo < 0 || zo >= nz);                                        \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        at += outx ? (xo < 0 ? nx : -nx) : 0L;                                                     \
+        at += outy ? (yo < 0 ? ny * pitch : -ny * pitch) : 0L;                                     \
+        at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
+        at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
+        const int on_lid = (cz) != 0 && lidz && zo == nz;                                          \
+        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
+    }
+        LBM_D3Q19(GPU_LOADF_)
+#undef GPU_LOADF_
     } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
@@ -186,14 +213,6 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
-/* D3Q19 velocities, opposites and weights for the aa kernel's face rows, which loop over the
- * directions with a run-time index (a warp reads one entry at a time: constant-cache broadcasts) */
-__constant__ signed char aa_cx[19] = {LBM_D3Q19(LBM_CX_)};
-__constant__ signed char aa_cy[19] = {LBM_D3Q19(LBM_CY_)};
-__constant__ signed char aa_cz[19] = {LBM_D3Q19(LBM_CZ_)};
-__constant__ signed char aa_opp[19] = {LBM_D3Q19(LBM_OPP_)};
-__constant__ double aa_w[19] = {LBM_D3Q19(LBM_W_)};
-
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. V = GPU_AA_NEIGHBOURS (the
  * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
@@ -208,9 +227,24 @@ template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                           typename coll_of<T>::type p)
 {
-    static_assert(V == GPU_AA_NEIGHBOURS || V == GPU_AA_LOCAL, "an aa variant");
+    static_assert(V == GPU_AA_NEIGHBOURS || V == GPU_AA_LOCAL || V == GPU_AA_FACES,
+                  "an aa variant");
     const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long y = blockIdx.y, z = blockIdx.z;
+    long y = blockIdx.y, z = blockIdx.z;
+    if (V == GPU_AA_FACES) {
+        /* row r of gpu_aa_face_rows' list: first every row with y on a face (y = 0, and
+         * y = ny - 1 where ny > 1) plane by plane, then the rows between them with z on a face */
+        const long ny = (long)l.ny, nz = (long)l.nz, fy = ny > 1 ? 2 : 1, fz = nz > 1 ? 2 : 1;
+        const long r = (long)blockIdx.z * gridDim.y + blockIdx.y;
+        if (r < fy * nz) {
+            z = r / fy;
+            y = r % fy ? ny - 1 : 0;
+        } else {
+            y = 1 + (r - fy * nz) / fz;
+            z = (r - fy * nz) % fz ? nz - 1 : 0;
+            if (y >= ny - 1) return; /* past the list's end */
+        }
+    }
     if (x >= (long)l.nx) return;
     const typename coll_of<T>::type pc = p;
     const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
@@ -225,7 +259,9 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
 #define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = gpu_value<T>(f[i]);
         LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
-    } else if (y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1) {
+    } else if (V == GPU_AA_NEIGHBOURS) {
+        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one) */
+        if (y == 0 || y == (long)l.ny - 1 || z == 0 || z == (long)l.nz - 1) return;
         /* rows away from the y and z faces: the x ends are selects in the same instruction
          * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
          * last warp of a row do not diverge into the general rule (as in pull_kernel) */
@@ -257,41 +293,59 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         LBM_D3Q19(AA_STOREX_)
 #undef AA_STOREX_
     } else {
-        /* rows on a y or z face (whole warps: a block lies in one row), through the general
-         * rule in loops over the directions: unrolled, its 38 gathers and scatters set the
-         * kernel's register count (sp 88 against 64 for the rows above); looped, g lives in
-         * local memory, touched by these rows alone */
+        /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
+         * neighbour half's update there, in a kernel of its own so that its registers (sp 76,
+         * dp 126, ptxas BGK; the inner rows' kernel 64 / 94) do not bound the inner rows'
+         * occupancy. pull.h's rule (one
+         * rank, no ghosts) as selects on every axis, unrolled, both ways: f_d from slot opp(d)
+         * of the cell upstream, x - c_d (across a wall: slot d of the cell, plus the lid's term
+         * where z - c_z = nz), and into slot d of the cell downstream, x + c_d (across a wall:
+         * slot opp(d) of the cell, plus opp(d)'s lid term where z + c_z = nz). Looped over the
+         * directions with the general rule in the neighbour half's kernel, these 1.6% of the
+         * rows at 256^3 had cost several times a row above them */
+        const long c = (long)cell;
+        const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
+        const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+        const int lidz = b.lid_ux != 0.0 && !perz;
         const R lid = (R)(6.0 * b.lid_ux);
-        R g[19];
-#pragma unroll 1
-        for (int d = 0; d < 19; d++) {
-            const int cx = aa_cx[d];
-            long sc[3];
-            int on_lid;
-            if (lbm_upstream(&l, &b, cx, aa_cy[d], aa_cz[d], x, y, z, sc, &on_lid))
-                g[d] = gpu_load(lat + LBM_IDX(&l, d, x, y, z)) +
-                       (on_lid ? lid * (R)aa_w[d] * (R)cx : (R)0);
-            else
-                g[d] = gpu_load(lat + LBM_IDX(&l, aa_opp[d], sc[0], sc[1], sc[2]));
-        }
-#define AA_GET_(i, cx, cy, cz, o) f[i] = g[i];
-        LBM_D3Q19(AA_GET_)
-#undef AA_GET_
+/* the cell at (x, y, z) + s * c (s = -1 upstream, +1 downstream): *at its offset within a
+ * direction array (wrapped on periodic axes), the result 1 when a wall lies between */
+#define AA_FACE_CELL_(cx, cy, cz, s, at)                                                           \
+    (at = c + (s) * ((cx) + (cy)*pitch + (cz)*plane),                                              \
+     at += (s) * (cx) != 0 && (x + (s) * (cx) < 0 || x + (s) * (cx) >= nx)                         \
+               ? (x + (s) * (cx) < 0 ? nx : -nx)                                                   \
+               : 0L,                                                                               \
+     at += (s) * (cy) != 0 && (y + (s) * (cy) < 0 || y + (s) * (cy) >= ny)                         \
+               ? (y + (s) * (cy) < 0 ? ny * pitch : -ny * pitch)                                   \
+               : 0L,                                                                               \
+     at += (s) * (cz) != 0 && (z + (s) * (cz) < 0 || z + (s) * (cz) >= nz)                         \
+               ? (z + (s) * (cz) < 0 ? nz * plane : -nz * plane)                                   \
+               : 0L,                                                                               \
+     (!perx && (cx) != 0 && (x + (s) * (cx) < 0 || x + (s) * (cx) >= nx)) ||                       \
+         (!pery && (cy) != 0 && (y + (s) * (cy) < 0 || y + (s) * (cy) >= ny)) ||                   \
+         (!perz && (cz) != 0 && (z + (s) * (cz) < 0 || z + (s) * (cz) >= nz)))
+#define AA_LOADF_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at;                                                                                   \
+        const int wall = AA_FACE_CELL_(cx, cy, cz, -1, at);                                        \
+        const R v = gpu_ldg(lat + (wall ? (i)*ds + c : (o)*ds + at));                              \
+        const int on_lid = (cz) != 0 && lidz && z - (cz) == nz;                                    \
+        f[i] = wall ? v + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0) : v;         \
+    }
+        LBM_D3Q19(AA_LOADF_)
+#undef AA_LOADF_
         collide<COLL, FORCED>(f, &pc);
-#define AA_PUT_(i, cx, cy, cz, o) g[i] = f[i];
-        LBM_D3Q19(AA_PUT_)
-#undef AA_PUT_
-#pragma unroll 1
-        for (int d = 0; d < 19; d++) {
-            const int cx = aa_cx[d];
-            long sc[3];
-            int on_lid;
-            if (lbm_upstream(&l, &b, -cx, -aa_cy[d], -aa_cz[d], x, y, z, sc, &on_lid))
-                lat[LBM_IDX(&l, aa_opp[d], x, y, z)] =
-                    gpu_value<T>(g[d] + (on_lid ? lid * (R)aa_w[d] * (R)(-cx) : (R)0));
-            else
-                lat[LBM_IDX(&l, d, sc[0], sc[1], sc[2])] = gpu_value<T>(g[d]);
-        }
+#define AA_STOREF_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at;                                                                                   \
+        const int wall = AA_FACE_CELL_(cx, cy, cz, 1, at);                                         \
+        const int on_lid = (cz) != 0 && lidz && z + (cz) == nz;                                    \
+        const R v = f[i] + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(-(cx)) : (R)0);         \
+        lat[wall ? (o)*ds + c : (i)*ds + at] = gpu_value<T>(wall ? v : f[i]);                      \
+    }
+        LBM_D3Q19(AA_STOREF_)
+#undef AA_STOREF_
+#undef AA_FACE_CELL_
     }
 }
 
