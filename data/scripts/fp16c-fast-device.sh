@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # fp16c-fast-device.sh BASE_SRC BASE_VERSION NEW_VERSION [ROUNDS]: one device call that checks the
 # branch-free 16-bit conversions of lbm/model/storage16.h on the GPU and times them against a
-# build of BASE_SRC (the code before them). Builds this checkout (everything) and BASE_SRC
-# (lbm-gpu only) side by side; runs `ctest -L gpu`; lbm-gpu's fp16s/fp16c verification grid
-# (64^3 every kernel x collision x geometry, an odd box); the final state_hash of both builds on
-# a grid of small fp16s/fp16c cases (bit-identical conversions: the same states expected);
-# compute-sanitizer memcheck on a small fp16c case; then ROUNDS (default 3) alternated rounds of
-# lbm-gpu 256^3 pull,aa x sp,fp16s,fp16c (base, then new) and stream-gpu copy sp,fp16s
-# (LBMR_ENERGY=off). At most 8 files go to $OUT; summary.txt gives each case's rounds, its best,
-# its share of the floor (2-byte copy / 76 B; sp: 4-byte copy / 152 B) and fp16c / fp16s.
+# build of BASE_SRC (the code before them). Builds this checkout (lbm-gpu, stream-gpu and
+# test_lbm_gpu: what `ctest -L gpu` needs) and BASE_SRC (lbm-gpu) side by side; the final
+# state_hash of both builds on a grid of small fp16s/fp16c cases (bit-identical conversions: the
+# same states expected); ROUNDS (default 3) alternated rounds of lbm-gpu 256^3 pull,aa x
+# sp,fp16s,fp16c (base, then new) and stream-gpu copy sp,fp16s (LBMR_ENERGY=off); then `ctest -L
+# gpu`, lbm-gpu's fp16s/fp16c verification grid (64^3, every kernel x collision x geometry; an odd
+# box) and compute-sanitizer memcheck on a small fp16c case. Timing comes before the checks, which
+# a call cut off at its limit can best lose (the hashes already say whether the states moved).
+# At most 8 files go to $OUT; summary.txt gives each case's rounds, its best, its share of the
+# floor (2-byte copy / 76 B; sp: 4-byte copy / 152 B) and fp16c / fp16s per build and kernel.
 set -u
 base=$(cd "$1" && pwd) base_version=$2 new_version=$3 rounds=${4:-3}
 cd "$(dirname "$0")/../.."
@@ -17,7 +19,7 @@ nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm,clocks.max.
 echo "new: $new_version; base: $base_version ($base)" >>"$OUT/env.txt"
 t=$SECONDS
 cfg="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DLBMR_CUDA=ON"
-(LBMR_VERSION=$new_version cmake -S . -B $B $cfg && cmake --build $B -j16) >/tmp/build-new.log 2>&1 &
+(LBMR_VERSION=$new_version cmake -S . -B $B $cfg && cmake --build $B -j16 --target lbm-gpu stream-gpu test_lbm_gpu) >/tmp/build-new.log 2>&1 &
 (LBMR_VERSION=$base_version cmake -S "$base" -B $O $cfg && cmake --build $O -j16 --target lbm-gpu) \
     >/tmp/build-base.log 2>&1 &
 wait
@@ -28,25 +30,7 @@ echo "builds: $((SECONDS - t)) s" | tee -a "$C"
 [ -x $B/lbm-gpu ] && [ -x $B/stream-gpu ] && [ -x $O/lbm-gpu ] ||
     { tail -20 /tmp/build-new.log /tmp/build-base.log | tee -a "$C"; exit 1; }
 
-t=$SECONDS
-(cd $B && timeout 200 ctest -L gpu --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
-    echo "ctest -L gpu rc=$?"; grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUT/ctest-gpu.log") |
-    tee -a "$C"
-echo "ctest: $((SECONDS - t)) s" | tee -a "$C"
-
 export LBMR_ENERGY=off
-V="$OUT/verify.csv"
-ck() { # ck LABEL COMMAND...: run, record rc and stderr's last line
-    local lab=$1; shift
-    "$@" >>"$V" 2>/tmp/fp16-err.txt
-    echo "$lab rc=$? $(grep -c 'VERIFICATION FAILED' /tmp/fp16-err.txt) failed; $(tail -1 /tmp/fp16-err.txt)" | tee -a "$C"
-}
-ck "lbm fp16 64^3 pull,aa,pull_aos x bgk,trt,mrt x cavity,channel,periodic" \
-    timeout 200 $B/lbm-gpu --size 64 --precision fp16s,fp16c --kernel pull,aa,pull_aos \
-    --collision bgk,trt,mrt --geometry cavity,channel,periodic --steps 100 --reps 2 --warmup 1 --append -o "$V"
-ck "lbm fp16 odd 37x29x23 block 96" timeout 60 $B/lbm-gpu --dims 37x29x23 --precision fp16s,fp16c \
-    --kernel pull,aa --collision mrt --geometry channel --block 96 --steps 50 --reps 2 --append -o "$V"
-
 # the final states of both builds: 10 updates (2 warm-up, 8 timed), every kernel, collision and
 # geometry on two small boxes; the conversions give the same bits, so the same states
 H="$OUT/hashes.csv"
@@ -62,11 +46,6 @@ awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}
         printf "state_hash base vs new (fp16s,fp16c, 2 boxes x 3 kernels x 3 collisions x 3 geometries): %d of %d cases identical\n", same, n}' \
     "$H" | tee -a "$C"
 
-timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/lbm-gpu --size 24 \
-    --kernel pull,aa,pull_aos --collision bgk,mrt --geometry cavity,periodic --precision fp16c \
-    --steps 4 --reps 1 --warmup 1 -o /dev/null >/tmp/fp16-san.txt 2>&1
-echo "compute-sanitizer memcheck lbm-gpu fp16c rc=$? $(tail -1 /tmp/fp16-san.txt)" | tee -a "$C"
-
 # timing: alternated rounds, base then new, appended to one file per executable
 t=$SECONDS
 for r in $(seq "$rounds"); do
@@ -78,6 +57,29 @@ for r in $(seq "$rounds"); do
 done
 echo "timing: $((SECONDS - t)) s" | tee -a "$C"
 grep -E "FAILED|error" /tmp/fp16-time.txt | head -5 | tee -a "$C"
+
+t=$SECONDS
+(cd $B && timeout 200 ctest -L gpu --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
+    echo "ctest -L gpu rc=$?"; grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUT/ctest-gpu.log") |
+    tee -a "$C"
+echo "ctest: $((SECONDS - t)) s" | tee -a "$C"
+
+V="$OUT/verify.csv"
+ck() { # ck LABEL COMMAND...: run, record rc and stderr's last line
+    local lab=$1; shift
+    "$@" >>"$V" 2>/tmp/fp16-err.txt
+    echo "$lab rc=$? $(grep -c 'VERIFICATION FAILED' /tmp/fp16-err.txt) failed; $(tail -1 /tmp/fp16-err.txt)" | tee -a "$C"
+}
+ck "lbm fp16 64^3 pull,aa,pull_aos x bgk,trt,mrt x cavity,channel,periodic" \
+    timeout 200 $B/lbm-gpu --size 64 --precision fp16s,fp16c --kernel pull,aa,pull_aos \
+    --collision bgk,trt,mrt --geometry cavity,channel,periodic --steps 100 --reps 2 --warmup 1 --append -o "$V"
+ck "lbm fp16 odd 37x29x23 block 96" timeout 60 $B/lbm-gpu --dims 37x29x23 --precision fp16s,fp16c \
+    --kernel pull,aa --collision mrt --geometry channel --block 96 --steps 50 --reps 2 --append -o "$V"
+
+timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/lbm-gpu --size 24 \
+    --kernel pull,aa,pull_aos --collision bgk,mrt --geometry cavity,periodic --precision fp16c \
+    --steps 4 --reps 1 --warmup 1 -o /dev/null >/tmp/fp16-san.txt 2>&1
+echo "compute-sanitizer memcheck lbm-gpu fp16c rc=$? $(tail -1 /tmp/fp16-san.txt)" | tee -a "$C"
 
 # per build and case: every round's value (lbm MFLUP/s, stream GB/s), the best, the floor (copy /
 # 76 B for the 16-bit lattices, 4-byte copy / 152 B for sp) and the best's share of it; then
