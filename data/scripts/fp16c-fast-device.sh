@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # fp16c-fast-device.sh BASE_SRC BASE_VERSION NEW_VERSION [ROUNDS]: one device call that checks the
 # branch-free 16-bit conversions of lbm/model/storage16.h on the GPU and times them against a
-# build of BASE_SRC (the code before them). Builds this checkout (lbm-gpu, stream-gpu and
-# test_lbm_gpu: what `ctest -L gpu` needs) and BASE_SRC (lbm-gpu) side by side; the final
+# build of BASE_SRC (the code before them). Builds this checkout (lbm-gpu, stream-gpu, test_lbm_gpu
+# and csv_check: what `ctest -L gpu` needs) and BASE_SRC (lbm-gpu) side by side; the final
 # state_hash of both builds on a grid of small fp16s/fp16c cases (bit-identical conversions: the
 # same states expected); ROUNDS (default 3) alternated rounds of lbm-gpu 256^3 pull,aa x
 # sp,fp16s,fp16c (base, then new) and stream-gpu copy sp,fp16s (LBMR_ENERGY=off); then `ctest -L
@@ -19,8 +19,11 @@ nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm,clocks.max.
 echo "new: $new_version; base: $base_version ($base)" >>"$OUT/env.txt"
 t=$SECONDS
 cfg="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DLBMR_CUDA=ON"
-(LBMR_VERSION=$new_version cmake -S . -B $B $cfg && cmake --build $B -j16 --target lbm-gpu stream-gpu test_lbm_gpu) >/tmp/build-new.log 2>&1 &
-(LBMR_VERSION=$base_version cmake -S "$base" -B $O $cfg && cmake --build $O -j16 --target lbm-gpu) \
+# LBMR_VERSION for the whole build (cmake/version.cmake reads it when it builds, not at configure):
+# the rows' version column tells the builds apart
+(export LBMR_VERSION=$new_version; cmake -S . -B $B $cfg &&
+    cmake --build $B -j16 --target lbm-gpu stream-gpu test_lbm_gpu csv_check) >/tmp/build-new.log 2>&1 &
+(export LBMR_VERSION=$base_version; cmake -S "$base" -B $O $cfg && cmake --build $O -j16 --target lbm-gpu) \
     >/tmp/build-base.log 2>&1 &
 wait
 for l in new base; do
