@@ -2,8 +2,11 @@
  * here in double, not against the functions themselves: every code decodes to its value and
  * encodes back to itself; every positive float up to the largest finite value encodes to the
  * nearest code (ties to the even code); overflow, saturation, NaN and signs; fp16c's relative
- * error at most its unit roundoff; and, in an F16C build, the hardware conversions equal the
- * portable code on every code, every float of the range and 10^7 random bit patterns. */
+ * error at most its unit roundoff; in an F16C build, the hardware conversions equal the portable
+ * code on every code, every float of the range and 10^7 random bit patterns; and the branch-free
+ * conversions (fp16c, fp16s portable) equal the generic ones bit for bit on every code and every
+ * float in [-4, 4], the special values and a strided sample of the rest (with --all: every one of
+ * the 2^32 floats, by hand, about a minute). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,8 +156,56 @@ static void check_hardware_path(void)
     CHECK(bad == 0);
 }
 
-int main(void)
+/* The branch-free conversions against the generic ones (storage16.h keeps those as this
+ * reference): decode of all 65536 codes (NaN codes by their bits), encode of every float whose
+ * magnitude is at most 4 (the lattices' whole range, fp16c's overflow and fp16s's first binades
+ * above it), the special values, and every 997th bit pattern above 4 up to the NaNs; with `all`
+ * every float. Returns the number of differences (the first few printed). */
+static long check_branch_free(const char *name, uint16_t (*enc)(float), float (*dec)(uint16_t),
+                              uint16_t (*enc_ref)(float), float (*dec_ref)(uint16_t), int all)
 {
+    static const float special[] = {0.0f,          -0.0f,     INFINITY,        -INFINITY,
+                                    NAN,           -NAN,      3.4028235e38f,   -3.4028235e38f,
+                                    1.4e-45f,      -1.4e-45f, 1.17549435e-38f, 6.1035156e-05f,
+                                    6.1035152e-05f};
+    const uint32_t four = bits_of(4.0f),
+                   nan_bits[] = {0x7f800001u, 0x7fc00000u, 0x7fffffffu, 0x7fa5a5a5u, 0x7f802000u};
+    long bad = 0, n = 0;
+    int shown = 0;
+#define CMP_(cond, fmt, ...)                                                                       \
+    do {                                                                                           \
+        n++;                                                                                       \
+        if (!(cond)) {                                                                             \
+            if (shown++ < 6) fprintf(stderr, "  %s branch-free: " fmt "\n", name, __VA_ARGS__);    \
+            bad++;                                                                                 \
+        }                                                                                          \
+    } while (0)
+    for (uint32_t c = 0; c <= 0xffffu; c++) {
+        const uint32_t got = bits_of(dec((uint16_t)c)), want = bits_of(dec_ref((uint16_t)c));
+        CMP_(got == want, "decode 0x%04x: 0x%08x, generic 0x%08x", c, got, want);
+    }
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+        CMP_(enc(special[i]) == enc_ref(special[i]), "encode 0x%08x", bits_of(special[i]));
+    for (size_t i = 0; i < sizeof nan_bits / sizeof nan_bits[0]; i++)
+        for (uint32_t s = 0; s <= 1; s++) {
+            const float x = float_of(nan_bits[i] | s << 31);
+            CMP_(enc(x) == enc_ref(x), "encode 0x%08x", bits_of(x));
+        }
+    for (uint32_t s = 0; s <= 1; s++)
+        for (uint64_t a = 0; a <= 0x7fffffffu; a += all || a < four ? 1 : 997) {
+            const uint32_t xb = (uint32_t)a | s << 31;
+            const uint16_t got = enc(float_of(xb)), want = enc_ref(float_of(xb));
+            CMP_(got == want, "encode 0x%08x: 0x%04x, generic 0x%04x", xb, got, want);
+        }
+#undef CMP_
+    fprintf(stderr, "%s branch-free against generic: %ld conversions compared%s, %ld differ\n",
+            name, n, all ? " (every float)" : "", bad);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const int all = argc > 1 && !strcmp(argv[1], "--all");
     const struct format fp16s = {"fp16s",         10, 15, 0x7bffu, 65536.0, lbm_fp16s_encode,
                                  lbm_fp16s_decode};
     const struct format fp16c = {"fp16c",         11, 15, LBM_FP16C_MAXCODE, 2.0, lbm_fp16c_encode,
@@ -207,5 +258,9 @@ int main(void)
         check_hardware_path();
     else
         fprintf(stderr, "  (no F16C in this build: the hardware comparison did not run)\n");
+    CHECK(check_branch_free("fp16c", lbm_fp16c_encode, lbm_fp16c_decode, lbm_fp16c_encode_generic,
+                            lbm_fp16c_decode_generic, all) == 0);
+    CHECK(check_branch_free("fp16s portable", lbm_fp16s_encode_portable, lbm_fp16s_decode_portable,
+                            lbm_fp16s_encode_generic, lbm_fp16s_decode_generic, all) == 0);
     return check_report("test_storage16");
 }

@@ -113,21 +113,140 @@ static inline LBM_S16_HD float lbm_s16_value(uint32_t code, int man, int bias)
     return lbm_s16_float(((e + 127u - (uint32_t)bias) << 23) | (m << (23 - man)));
 }
 
-/* fp16s, portable: NaN keeps its sign and top payload bits and is made quiet (as F16C does) */
-static inline LBM_S16_HD uint16_t lbm_fp16s_encode_portable(float x)
+/* x + y rounded to nearest even: the branch-free encoders' subnormal range (below). In device
+ * code explicitly (__fadd_rn: never contracted, whatever the flags); on the host the default
+ * rounding mode, which the suite never changes. */
+static inline LBM_S16_HD float lbm_s16_add_rn(float x, float y)
+{
+#ifdef __CUDA_ARCH__
+    return __fadd_rn(x, y);
+#else
+    return x + y;
+#endif
+}
+
+/* cond ? x : y for the branch-free conversions, as masks: GCC (12) would otherwise sink each arm's
+ * float operation into a branch of its own and then not if-convert it back (a float addition may
+ * trap), which leaves the row loops unvectorised. */
+static inline LBM_S16_HD uint32_t lbm_s16_select(int cond, uint32_t x, uint32_t y)
+{
+    const uint32_t m = 0u - (uint32_t)(cond != 0);
+    return (x & m) | (y & ~m);
+}
+
+/* The generic conversions: lbm_s16_round / lbm_s16_value with a variable shift and branches. No
+ * kernel calls them; they are the reference that tests/test_storage16.c holds the branch-free
+ * conversions below to, bit for bit. fp16s: NaN keeps its sign and top payload bits and is made
+ * quiet (as F16C does); fp16c: out of range saturates, NaN becomes the one NaN code. */
+static inline LBM_S16_HD uint16_t lbm_fp16s_encode_generic(float x)
 {
     const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
     if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
     return (uint16_t)(sign | lbm_s16_round(a, 10, 15, 0x7bffu, 0x7c00u));
 }
 
-static inline LBM_S16_HD float lbm_fp16s_decode_portable(uint16_t h)
+static inline LBM_S16_HD float lbm_fp16s_decode_generic(uint16_t h)
 {
     const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
     if (c == 0x7c00u) return lbm_s16_float(sign | 0x7f800000u);
     if (c > 0x7c00u) /* NaN: payload kept, made quiet (as F16C does) */
         return lbm_s16_float(sign | 0x7fc00000u | ((c & 0x3ffu) << 13));
     return lbm_s16_float(sign | lbm_s16_bits(lbm_s16_value(c, 10, 15)));
+}
+
+static inline LBM_S16_HD uint16_t lbm_fp16c_encode_generic(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    if (a > 0x7f800000u) return (uint16_t)(sign | LBM_FP16C_NAN);
+    return (uint16_t)(sign | lbm_s16_round(a, 11, 15, LBM_FP16C_MAXCODE, LBM_FP16C_MAXCODE));
+}
+
+static inline LBM_S16_HD float lbm_fp16c_decode_generic(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
+    if (c == LBM_FP16C_NAN) return lbm_s16_float(sign | 0x7fc00000u);
+    return lbm_s16_float(sign | lbm_s16_bits(lbm_s16_value(c, 11, 15)));
+}
+
+/* The branch-free conversions, bit-identical to the generic ones: a few integer operations and
+ * selects per value, no variable shift, so a compiler vectorises them in the CPU kernels' row
+ * loops and the GPU runs them in about a dozen instructions. Both formats have exponent bias 15
+ * and M mantissa bits (fp16s 10, fp16c 11); the float has bias 127 and 23 mantissa bits; a is the
+ * float's bits with the sign cleared.
+ *
+ * Encode, normal range (2^-14 <= |x|, a >= (127 - 14) << 23): |x| = 1.m 2^(E - 127) has the code
+ * (E - 127 + 15) << M | m >> (23 - M), the dropped 23 - M bits rounded. As integers: a - ((127 -
+ * 15) << 23) rebiases the exponent field in place, a shift right by 23 - M drops the low mantissa
+ * bits and moves the exponent to bit M. Rounding to nearest even before the shift: adding half an
+ * ulp less one, 2^(22 - M) - 1, plus the lowest kept bit (a >> (23 - M)) & 1 carries into the kept
+ * part exactly when the dropped part is above half, or half with an odd kept part; a carry out of
+ * the mantissa increments the exponent, which is the next binade's code (mantissa 0). Above the
+ * range the code passes the largest finite one (inf's exponent 255 too): a min with the overflow
+ * code saturates (fp16c: the largest finite code; fp16s: 0x7c00, inf).
+ *
+ * Encode, subnormal range (|x| < 2^-14): the code is |x| / 2^(-14 - M) rounded to nearest even.
+ * In [2^(9 - M), 2^(10 - M)) (fp16s [0.5, 1), fp16c [0.25, 0.5)) floats are spaced exactly
+ * 2^(-14 - M) apart, so |x| + 2^(9 - M) rounds |x| to a multiple of that spacing, ties to the
+ * even one, and the sum's bits less those of 2^(9 - M) count the multiples: the code. The sum
+ * stays in that binade (|x| < 2^-14 = 2^(9 - M) 2^(-23 + M) is far below it), and |x| close to
+ * 2^-14 rounds up to the code 1 << M, the smallest normal's, as the generic code gives. A float
+ * subnormal input (|x| < 2^-126) rounds to code 0, and so does the same input flushed to zero
+ * where the arithmetic flushes (FTZ, DAZ): the result does not depend on it.
+ *
+ * Decode: a normal code c (c >= 1 << M) is the float with bits (c << (23 - M)) + ((127 - 15) <<
+ * 23), the inverse of the shift and the rebias above; a subnormal code is c 2^(-14 - M): c < 2^11
+ * and the power of two are exact in float, so is their product, itself a normal float (no flush
+ * applies). NaN and (fp16s) inf by a select. */
+static inline LBM_S16_HD uint16_t lbm_fp16c_encode(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    const uint32_t normal = (a - (112u << 23) + 0x7ffu + ((a >> 12) & 1u)) >> 12;
+    /* 0x3e800000: 0.25 = 2^(9 - 11) */
+    const uint32_t sub = lbm_s16_bits(lbm_s16_add_rn(lbm_s16_float(a), 0.25f)) - 0x3e800000u;
+    uint32_t c = lbm_s16_select(a < (113u << 23), sub, normal);
+    c = c < LBM_FP16C_MAXCODE ? c : LBM_FP16C_MAXCODE;
+    c = lbm_s16_select(a > 0x7f800000u, LBM_FP16C_NAN, c);
+    return (uint16_t)(sign | c);
+}
+
+static inline LBM_S16_HD float lbm_fp16c_decode(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
+    const uint32_t normal = (c << 12) + (112u << 23);
+    /* 0x33000000: 2^-25, the subnormal spacing */
+    const uint32_t sub = lbm_s16_bits((float)(int32_t)c * lbm_s16_float(0x33000000u));
+    uint32_t r = lbm_s16_select(c < 0x800u, sub, normal);
+    r = lbm_s16_select(c == LBM_FP16C_NAN, 0x7fc00000u, r);
+    return lbm_s16_float(sign | r);
+}
+
+/* fp16s, portable: the branch-free code above with M = 10 (NaN: quiet, payload kept, as F16C
+ * does). Where the build has F16C its scalar conversions stay the default (lbm_fp16s_encode); the
+ * CPU kernels take these all the same, because GCC vectorises them and not the scalar F16C calls
+ * (cpu/lbm_omp_kernel.h). */
+static inline LBM_S16_HD uint16_t lbm_fp16s_encode_portable(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    const uint32_t normal = (a - (112u << 23) + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    /* 0x3f000000: 0.5 = 2^(9 - 10) */
+    const uint32_t sub = lbm_s16_bits(lbm_s16_add_rn(lbm_s16_float(a), 0.5f)) - 0x3f000000u;
+    uint32_t c = lbm_s16_select(a < (113u << 23), sub, normal);
+    c = c < 0x7c00u ? c : 0x7c00u;
+    c = lbm_s16_select(a > 0x7f800000u, 0x7e00u | ((a >> 13) & 0x3ffu), c);
+    return (uint16_t)(sign | c);
+}
+
+static inline LBM_S16_HD float lbm_fp16s_decode_portable(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
+    const uint32_t normal = (c << 13) + (112u << 23);
+    /* 0x33800000: 2^-24, the subnormal spacing */
+    const uint32_t sub = lbm_s16_bits((float)(int32_t)c * lbm_s16_float(0x33800000u));
+    /* inf and NaN (c >= 0x7c00): the exponent all ones, the payload kept, a NaN made quiet */
+    const uint32_t special = 0x7f800000u | (c << 13) | ((uint32_t)(c > 0x7c00u) << 22);
+    uint32_t r = lbm_s16_select(c < 0x400u, sub, normal);
+    r = lbm_s16_select(c >= 0x7c00u, special, r);
+    return lbm_s16_float(sign | r);
 }
 
 /* fp16s as this build converts it: cuda_fp16 on the device, F16C or portable on the host */
@@ -151,21 +270,6 @@ static inline LBM_S16_HD float lbm_fp16s_decode(uint16_t h)
 #else
     return lbm_fp16s_decode_portable(h);
 #endif
-}
-
-/* fp16c: software on every target; out of range saturates, NaN becomes the one NaN code */
-static inline LBM_S16_HD uint16_t lbm_fp16c_encode(float x)
-{
-    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | LBM_FP16C_NAN);
-    return (uint16_t)(sign | lbm_s16_round(a, 11, 15, LBM_FP16C_MAXCODE, LBM_FP16C_MAXCODE));
-}
-
-static inline LBM_S16_HD float lbm_fp16c_decode(uint16_t h)
-{
-    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, c = h & 0x7fffu;
-    if (c == LBM_FP16C_NAN) return lbm_s16_float(sign | 0x7fc00000u);
-    return lbm_s16_float(sign | lbm_s16_bits(lbm_s16_value(c, 11, 15)));
 }
 
 /* The tolerance of a 16-bit lattice against lbm/reference.c: a bound on |f - f_ref| per value
