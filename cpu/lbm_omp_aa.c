@@ -10,6 +10,13 @@
  * Each location is read and written by one cell only: rows run in parallel, x vectorises. */
 #include "lbm_omp_kernel.h"
 
+/* With LBMR_PREFETCH the rows go in blocks of LBM_OMP_PF_BLOCK_BYTES per direction, each block
+ * first prefetching its sources' lines that far ahead; without it, a row is one block (the loop
+ * as it was). */
+#define AA_LINE ((long)(64 / sizeof(ROW_STORED)))                /* cells per line */
+#define AA_PF_CELLS ((long)(LBMR_PREFETCH / sizeof(ROW_STORED))) /* distance, cells */
+#define AA_BLOCK (AA_PF_CELLS > 0 ? (long)(LBM_OMP_PF_BLOCK_BYTES / sizeof(ROW_STORED)) : nx)
+
 void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
     ROW_STORED *const lat = (ROW_STORED *)latv;
@@ -20,18 +27,28 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #define AA_PTR_(i, cx, cy, cz, op) ROW_STORED *const p##i = lat + (size_t)(i)*l->dir_stride + row;
     LBM_D3Q19(AA_PTR_)
 #undef AA_PTR_
+    for (long x0 = 0, x1; x0 < nx; x0 = x1) {
+        x1 = x0 + AA_BLOCK < nx ? x0 + AA_BLOCK : nx;
+        if (AA_PF_CELLS > 0) {
+#define AA_PF_(i, cx, cy, cz, op)                                                                  \
+    for (long o = 0; o < AA_BLOCK; o += AA_LINE)                                                   \
+        LBM_OMP_PREFETCH(p##i + x0 + o + AA_PF_CELLS);
+            LBM_D3Q19(AA_PF_)
+#undef AA_PF_
+        }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-    for (long x = 0; x < nx; x++) {
-        ROW_REAL f[19];
+        for (long x = x0; x < x1; x++) {
+            ROW_REAL f[19];
 #define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(p##i[x]);
-        LBM_D3Q19(AA_LOAD_)
+            LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
-        ROW_COLLIDE(f, &pc, ROW_FORCED);
+            ROW_COLLIDE(f, &pc, ROW_FORCED);
 #define AA_STORE_(i, cx, cy, cz, op) p##op[x] = ROW_ENCODE(f[i]);
-        LBM_D3Q19(AA_STORE_)
+            LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
+        }
     }
 }
 
@@ -86,18 +103,29 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
     const ROW_REAL ra##i = radd[i], wa##i = wadd[i];
         LBM_D3Q19(AA_LOC_)
 #undef AA_LOC_
+        /* the writes go to lines the reads of other directions bring in: only reads prefetched */
+        for (long x0 = 1, x1; x0 < nx - 1; x0 = x1) {
+            x1 = x0 + AA_BLOCK < nx - 1 ? x0 + AA_BLOCK : nx - 1;
+            if (AA_PF_CELLS > 0) {
+#define AA_PF_(i, cx, cy, cz, op)                                                                  \
+    for (long o = 0; o < AA_BLOCK; o += AA_LINE)                                                   \
+        LBM_OMP_PREFETCH(r##i + x0 + o + AA_PF_CELLS);
+                LBM_D3Q19(AA_PF_)
+#undef AA_PF_
+            }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-        for (long x = 1; x < nx - 1; x++) {
-            ROW_REAL f[19];
+            for (long x = x0; x < x1; x++) {
+                ROW_REAL f[19];
 #define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]) + ra##i;
-            LBM_D3Q19(AA_LOAD_)
+                LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
-            ROW_COLLIDE(f, &pc, ROW_FORCED);
+                ROW_COLLIDE(f, &pc, ROW_FORCED);
 #define AA_STORE_(i, cx, cy, cz, op) w##i[x] = ROW_ENCODE(f[i] + wa##i);
-            LBM_D3Q19(AA_STORE_)
+                LBM_D3Q19(AA_STORE_)
 #undef AA_STORE_
+            }
         }
     }
     /* the row's ends: every axis can cross a boundary */
