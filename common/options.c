@@ -71,6 +71,15 @@ static int parse_append(void *p, const char *a, char *err, size_t errlen)
                               errlen);
 }
 
+static int parse_quiet_wait(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    if (strcmp(a, "on") != 0 && strcmp(a, "off") != 0)
+        return 2 * cli_fail(err, errlen, "--quiet-wait '%s': expected on or off", a);
+    c->quiet_wait_off = strcmp(a, "off") == 0;
+    return 0;
+}
+
 /* reps' and warmup's help are formats of the program's defaults (options_usage) */
 static const struct options_entry shared[] = {
     {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
@@ -88,6 +97,15 @@ static const struct options_entry shared[] = {
      "OMP_PLACES say",
      "cpu", "applies to the cpu executables only (OpenMP threads; the gpu ones take --block)",
      OPTIONS_PARSE, parse_threads},
+    {"quiet-wait", 0, "on|off",
+     "cpu: on (default): read every thread's effective clock (a chain of adds, about 2 ms, "
+     "outside the timed region) right before and after each timed repetition; one read below 90% "
+     "of the highest clock seen marks it disturbed, and --reps counts undisturbed ones only, up "
+     "to 4x --reps attempts (columns cpu_clock_MHz, cpu_clock_low_MHz, reps_disturbed; "
+     "clock_events cpu_unsteady when too few were undisturbed). off: every repetition counts, as "
+     "before",
+     "cpu", "applies to the cpu executables only (the gpu rows have no clock probe)", OPTIONS_PARSE,
+     parse_quiet_wait},
     {"output", 'o', "FILE",
      "write CSV there instead of stdout (- means stdout); an existing file that is not empty is "
      "refused unless --overwrite or --append is given",
