@@ -420,18 +420,14 @@ int roof_summary(FILE *out, const struct csv_table *t)
         rounds_of(out, t, &cs, sp, 0);
         rounds_of(out, t, &cs, dp, 0);
         rounds_of(out, t, &cs, copy, 0);
-        { /* the device's clock: empty where no row read it (gpu, --quiet-wait off) */
+        { /* the device's clock (the flag --table words as a line): empty where no row read it
+           * (gpu, --quiet-wait off) */
             struct clock_range cr;
             int moved = clock_of(t, ix, n, &cr);
             roof_num(out, cr.lo, 0);
             roof_num(out, cr.hi, 0);
             roof_num(out, cr.hi > 0 ? (double)cr.disturbed : NAN, 0);
             roof_num(out, cr.hi > 0 ? (double)moved : NAN, 1);
-            if (moved) {
-                char line[512];
-                clock_line(&cr, line, sizeof line);
-                fprintf(stderr, "roofline: %s (%s): %s\n", mr->device, mr->host, line);
-            }
         }
     }
     cases_free(&cs);
