@@ -12,10 +12,11 @@ extern "C" {
 #endif
 
 /* A repetition whose probe reads below this fraction of the highest clock seen is disturbed.
- * 0.9: a host that shares our cores reads 1000-2000 MHz against 3500 (the 2-vCPU KVM guest's
+ * 90%: a host that shares our cores reads 1000-2000 MHz against 3500 (the 2-vCPU KVM guest's
  * bimodal clock), far below; a core's own boost steps and the probe's scatter stay within a few
  * percent. Below 0.9 the row could be 10% slow for a reason that is not ours. */
-#define QUIET_CLOCK_FRACTION 0.9
+#define QUIET_CLOCK_PERCENT 90
+#define QUIET_CLOCK_FRACTION (QUIET_CLOCK_PERCENT / 100.0)
 /* At most this many attempts per quiet repetition wanted: the disturbances seen last seconds,
  * so four times the repetitions bounds the wait while giving them time to pass. */
 #define QUIET_ATTEMPTS_FACTOR 4
