@@ -17,6 +17,7 @@ static double probe(struct quiet_judge *q)
     return low;
 }
 
+/* repetition i is read and quiet (an unread probe, 0, judges nothing) */
 static int is_quiet(const struct quiet_judge *q, int i)
 {
     return q->low[i] <= 0 || q->low[i] >= QUIET_CLOCK_FRACTION * q->high;
@@ -25,14 +26,20 @@ static int is_quiet(const struct quiet_judge *q, int i)
 void quiet_begin(struct quiet_judge *q, int wanted)
 {
     q->wanted = wanted;
-    q->made = 0;
+    q->made = q->pending = q->nquiet = 0;
+    q->since = 0;
     q->row_low = 1e300;
     if (q->probe) q->before = probe(q);
 }
 
-int quiet_after(struct quiet_judge *q)
+int quiet_count(const struct quiet_judge *q)
 {
-    double after;
+    return q->probe ? q->nquiet : q->made;
+}
+
+int quiet_after(struct quiet_judge *q, double seconds)
+{
+    double after, low, high;
     if (!q->probe) {
         q->made++;
         return 0;
@@ -44,26 +51,35 @@ int quiet_after(struct quiet_judge *q)
         q->low = more;
         q->room = room;
     }
+    q->made++;
+    q->pending++;
+    q->since += seconds;
+    if (q->since < QUIET_PROBE_SPACING_S && quiet_count(q) + q->pending < q->wanted &&
+        q->made < QUIET_ATTEMPTS_FACTOR * q->wanted)
+        return 0; /* the block stays open */
+    high = q->high;
     after = probe(q);
     /* an unread end (0) leaves the other to judge */
-    q->low[q->made++] = after > 0 && (q->before <= 0 || after < q->before) ? after : q->before;
+    low = after > 0 && (q->before <= 0 || after < q->before) ? after : q->before;
+    for (int i = q->made - q->pending; i < q->made; i++)
+        q->low[i] = low;
+    if (q->high > high) { /* a new highest clock: every block judged again */
+        q->nquiet = 0;
+        for (int i = 0; i < q->made; i++)
+            q->nquiet += is_quiet(q, i);
+    } else {
+        q->nquiet += is_quiet(q, q->made - 1) ? q->pending : 0;
+    }
+    q->pending = 0;
+    q->since = 0;
     q->before = after;
     return 0;
-}
-
-int quiet_count(const struct quiet_judge *q)
-{
-    int n = 0;
-    if (!q->probe) return q->made;
-    for (int i = 0; i < q->made; i++)
-        n += is_quiet(q, i);
-    return n;
 }
 
 int quiet_more(const struct quiet_judge *q)
 {
     if (!q->probe) return q->made < q->wanted;
-    return quiet_count(q) < q->wanted && q->made < QUIET_ATTEMPTS_FACTOR * q->wanted;
+    return quiet_count(q) + q->pending < q->wanted && q->made < QUIET_ATTEMPTS_FACTOR * q->wanted;
 }
 
 int quiet_select(const struct quiet_judge *q, double *times)

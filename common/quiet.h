@@ -21,6 +21,12 @@ extern "C" {
  * so four times the repetitions bounds the wait while giving them time to pass. */
 #define QUIET_ATTEMPTS_FACTOR 4
 
+/* Timed seconds between two probes, at least: repetitions shorter than this share one pair of
+ * probes (a block, judged as one), so that the probe (1-2 ms) costs at most about 4% of the time
+ * however short a repetition is (a 64 KiB copy takes microseconds). The disturbances it looks for
+ * last seconds. */
+#define QUIET_PROBE_SPACING_S 0.05
+
 /* A clock probe: the slowest and fastest thread of a team of `threads` (0: the backend's
  * default), MHz. 0, or nonzero when it cannot read (the repetition then counts as quiet). */
 typedef int (*quiet_probe_fn)(int threads, double *low_MHz, double *high_MHz);
@@ -33,18 +39,23 @@ struct quiet_judge {
     int wanted; /* quiet repetitions wanted */
     int made;   /* repetitions made */
     int room;
-    double *low;    /* per repetition made: the lowest reading right before or after it, MHz */
-    double before;  /* the reading right before the next repetition */
+    double *low;    /* per repetition made: the lowest reading right before or after its block,
+                     * MHz (those of the open block: not read yet) */
+    int pending;    /* repetitions of the open block (made since the last probe) */
+    int nquiet;     /* quiet ones among the closed blocks, judged against high */
+    double since;   /* their timed seconds */
+    double before;  /* the reading that opened the block */
     double row_low; /* the lowest reading of the set, MHz */
 };
 
 /* Starts a timed set that wants `wanted` quiet repetitions: probes before the first. */
 void quiet_begin(struct quiet_judge *q, int wanted);
-/* After each timed repetition: probes (the reading is also the next one's "before"). 0, or 1 when
- * memory ran out. */
-int quiet_after(struct quiet_judge *q);
-/* 1 while another repetition is needed: fewer quiet ones than wanted and attempts left (without
- * a probe: fewer made than wanted). */
+/* After each timed repetition, which took `seconds`: probes when the open block has lasted
+ * QUIET_PROBE_SPACING_S, or when its repetitions would complete the set (so a set always ends on
+ * a probe); the reading closes the block and opens the next. 0, or 1 when memory ran out. */
+int quiet_after(struct quiet_judge *q, double seconds);
+/* 1 while another repetition is needed: fewer quiet ones (and unread ones) than wanted and
+ * attempts left (without a probe: fewer made than wanted). */
 int quiet_more(const struct quiet_judge *q);
 /* The quiet repetitions made, judged against the highest clock seen by now. */
 int quiet_count(const struct quiet_judge *q);

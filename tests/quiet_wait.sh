@@ -26,12 +26,15 @@ for exe in stream lbm; do
     else
         run=("$lbm" --size 8 --steps 2 --kernel pull --precision sp --warmup 0 --reps 3)
     fi
-    # probes: before rep 1, after each. Rep 2 ends at 2000 and rep 3 starts there: both
-    # disturbed, two more made up for them
-    LBMR_CLOCK_FAKE=3500,3500,2000,3500 "${run[@]}" -o "$tmp/$exe-moved.csv" 2>"$tmp/err" ||
+    # probes: one before the set, then after each block of repetitions (common/quiet.h: these
+    # short ones may share one, however the timing falls). The first block ends at 2000 and the
+    # second starts there: both disturbed, made up for by later quiet ones
+    LBMR_CLOCK_FAKE=3500,2000,3500 "${run[@]}" -o "$tmp/$exe-moved.csv" 2>"$tmp/err" ||
         { cat "$tmp/err"; fail "$exe: the run with a moving clock failed"; }
-    expect "$tmp/$exe-moved.csv" reps=5 reps_disturbed=2 cpu_clock_MHz=3500 cpu_clock_low_MHz=2000 \
-        clock_events= verified=pass
+    expect "$tmp/$exe-moved.csv" cpu_clock_MHz=3500 cpu_clock_low_MHz=2000 clock_events= verified=pass
+    r=$(column reps "$tmp/$exe-moved.csv") d=$(column reps_disturbed "$tmp/$exe-moved.csv")
+    [ "$d" -ge 2 ] && [ $((r - d)) -ge 3 ] && [ "$r" -le 12 ] ||
+        fail "$exe: a moving clock gave reps $r, reps_disturbed $d"
     # never quiet after the first probe: gives up at 4 x 3 attempts, times them all, says so
     LBMR_CLOCK_FAKE=3500,2000 "${run[@]}" -o "$tmp/$exe-never.csv" 2>/dev/null || fail "$exe: never quiet"
     expect "$tmp/$exe-never.csv" reps=12 reps_disturbed=12 cpu_clock_low_MHz=2000 \
@@ -53,12 +56,13 @@ done
 # roofline: the device whose clock moved is flagged in --table (one line) and --summary
 # (cpu_unsteady 1 with the range); the steady one is not
 "$rl" --table "$tmp/stream-moved.csv" "$tmp/lbm-moved.csv" >"$tmp/t-moved.txt" 2>&1 || fail "--table of the moved rows"
-grep -q 'cpu clock moved 2000-3500 MHz during the run (4 of 10 timed repetitions disturbed)' "$tmp/t-moved.txt" ||
+grep -Eq 'cpu clock moved 2000-3500 MHz during the run \([0-9]+ of [0-9]+ timed repetitions disturbed\)' "$tmp/t-moved.txt" ||
     fail "--table does not flag the moved clock: $(cat "$tmp/t-moved.txt")"
 "$rl" --table "$tmp/stream-steady.csv" "$tmp/lbm-steady.csv" >"$tmp/t-steady.txt" 2>&1 || fail "--table of the steady rows"
 grep -q 'cpu clock moved' "$tmp/t-steady.txt" && fail "--table flags a steady clock: $(cat "$tmp/t-steady.txt")"
 "$rl" --summary "$tmp/stream-moved.csv" "$tmp/lbm-moved.csv" >"$tmp/s-moved.csv" 2>/dev/null || fail "--summary of the moved rows"
-expect "$tmp/s-moved.csv" cpu_unsteady=1 cpu_clock_low_MHz=2000 cpu_clock_MHz=3500 reps_disturbed=4
+expect "$tmp/s-moved.csv" cpu_unsteady=1 cpu_clock_low_MHz=2000 cpu_clock_MHz=3500
+[ "$(column reps_disturbed "$tmp/s-moved.csv")" -ge 4 ] || fail "--summary: reps_disturbed below the rows' 4"
 "$rl" --summary "$tmp/stream-steady.csv" "$tmp/lbm-steady.csv" >"$tmp/s-steady.csv" 2>/dev/null || fail "--summary of the steady rows"
 expect "$tmp/s-steady.csv" cpu_unsteady=0 reps_disturbed=0
 # rows without the columns (--quiet-wait off, gpu rows): empty, no flag

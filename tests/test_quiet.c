@@ -1,7 +1,8 @@
 /* test_quiet.c: judging timed repetitions by the clock read around them (common/quiet.h), with
  * a scripted probe: disturbed repetitions leave the statistics even when they are the fastest,
  * the set repeats until it has the quiet ones it wants, gives up at QUIET_ATTEMPTS_FACTOR times,
- * judges against the highest clock seen (later readings too), and fills the row's columns. */
+ * judges against the highest clock seen (later readings too), shares probes between short
+ * repetitions, and fills the row's columns. */
 #include <math.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ static int run_set(struct quiet_judge *q, int wanted, const double *rep_time, do
     quiet_begin(q, wanted);
     while (quiet_more(q)) {
         times[q->made] = rep_time[q->made];
-        if (quiet_after(q)) return -1;
+        if (quiet_after(q, rep_time[q->made])) return -1;
     }
     return q->made;
 }
@@ -121,9 +122,9 @@ int main(void)
         struct quiet_judge q = {.probe = scripted, .threads = 1};
         use(s, 3);
         quiet_begin(&q, 1);
-        quiet_after(&q);
+        quiet_after(&q, 1.0);
         CHECK(quiet_count(&q) == 1 && !quiet_more(&q));
-        quiet_after(&q);
+        quiet_after(&q, 1.0);
         CHECK(quiet_count(&q) == 1 && q.made == 2);
         quiet_free(&q);
     }
@@ -135,6 +136,24 @@ int main(void)
         csv_record_init(&row);
         quiet_fill_row(&q, &row);
         CHECK(isnan(row.cpu_clock_MHz) && isnan(row.cpu_clock_low_MHz) && row.reps_disturbed < 0);
+        quiet_free(&q);
+    }
+    { /* 7. repetitions shorter than QUIET_PROBE_SPACING_S share a block: one probe per block
+       * lasting the spacing, and one that ends the set; a block is judged as one */
+        static const double s[] = {3500, 2000, 3500};
+        const double short_rep = QUIET_PROBE_SPACING_S / 4; /* blocks of 4 */
+        double t[64];
+        struct quiet_judge q = {.probe = scripted, .threads = 1};
+        use(s, 3);
+        for (int i = 0; i < 64; i++)
+            t[i] = short_rep;
+        CHECK(run_set(&q, 6, t, times) == 14);
+        /* block 1 (reps 1-4) ends at 2000, block 2 (5-8) begins there: both disturbed; block 3
+         * (9-12) quiet; then two more complete the six, closed by the set's own probe */
+        CHECK(calls == 5 && quiet_count(&q) == 6);
+        csv_record_init(&row);
+        quiet_fill_row(&q, &row);
+        CHECK(row.reps_disturbed == 8 && row.clock_events[0] == '\0');
         quiet_free(&q);
     }
     return check_report("test_quiet");

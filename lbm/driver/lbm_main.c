@@ -219,7 +219,7 @@ static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state
         if (dist_step(run, s, steps, DIST_EXCHANGE, overlap, &rn->times[rn->quiet.made], err,
                       errlen))
             return 1;
-        if (quiet_after(&rn->quiet)) {
+        if (quiet_after(&rn->quiet, rn->times[rn->quiet.made])) {
             snprintf(err, errlen, "out of memory");
             return 1;
         }

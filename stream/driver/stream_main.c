@@ -134,7 +134,7 @@ static int judged_reps(struct runner *r, struct stream_arrays *s, int reps, char
             return -1;
         }
         if (stream_run(s, 1, &r->times[r->quiet.made], err, errlen)) return -1;
-        if (quiet_after(&r->quiet)) {
+        if (quiet_after(&r->quiet, r->times[r->quiet.made])) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
