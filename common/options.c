@@ -87,7 +87,8 @@ static int parse_quiet_wait(void *p, const char *a, char *err, size_t errlen)
 /* clang-format off */ /* it would break the text at each STR() */
 #define QUIET_WAIT_HELP                                                                            \
     "cpu: on (default): read every thread's effective clock (a chain of adds, about 2 ms, "       \
-    "outside the timed region) right before and after each timed repetition; a reading below "    \
+    "outside the timed region) right before and after each timed repetition (or each block of "  \
+    "them lasting 50 ms); a reading below "                                                       \
     STR(QUIET_CLOCK_PERCENT) "% of the highest clock seen marks it disturbed, and the run "       \
     "repeats until --reps undisturbed ones were timed (at most " STR(QUIET_ATTEMPTS_FACTOR)      \
     "x --reps attempts) and times the row from those (columns cpu_clock_MHz, cpu_clock_low_MHz, " \
