@@ -172,8 +172,12 @@ gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows 
     local exe=$1 csv=$2
     shift 2
     # exec: the step's process is the executable itself, so the SIGTERM reaches it
-    exec "$build/$exe" "$@" --append -o "$out/$csv"
+    # its own meter: says for itself why it measures no energy
+    LBMR_ENERGY_SAID=0 exec "$build/$exe" "$@" --append -o "$out/$csv"
 }
+# The first CPU step says why energy is not measured, if it is not; the later ones, on the same
+# device, do not repeat it (common/energy.h): one line per run, not one per round.
+unset LBMR_ENERGY_SAID
 # shellcheck disable=SC2086
 for s in "${steps[@]}"; do
     # round 1 creates the file (refusing one that exists); later rounds add their rows under it
@@ -186,6 +190,7 @@ for s in "${steps[@]}"; do
     roofline) step "$s" "$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ;;
     summary) step "$s" "$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ;;
     esac
+    case $s in *-cpu#*) export LBMR_ENERGY_SAID=1 ;; esac
 done
 trap - INT TERM
 # The person at the terminal gets a short table; the results stay the CSV files.

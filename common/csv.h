@@ -94,7 +94,10 @@ extern "C" {
     X(DBL, power_limit_W)                                                                          \
     X(DBL, idle_power_W)                                                                           \
     X(DBL, energy_polled_J)                                                                        \
-    X(STR, energy_source)
+    X(STR, energy_source)                                                                          \
+    X(DBL, cpu_clock_MHz)                                                                          \
+    X(DBL, cpu_clock_low_MHz)                                                                      \
+    X(OPT, reps_disturbed)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -35,6 +35,9 @@ struct device_facts {
     size_t default_edge_min;    /* smallest edge of the default lbm domain; 0: none */
     int energy_node_wide;       /* 1: the meter reads the node's packages (cpu powercap), which
                                    every rank on the node shares */
+    /* cpu: the effective core clock of a team of OpenMP threads (cpu_clock_probe), which judges
+     * repetitions (common/quiet.h); NULL on the gpu */
+    int (*clock_probe)(int threads, double *low_MHz, double *high_MHz);
 };
 
 struct csv_record;

@@ -145,10 +145,14 @@ void energy_session_open(struct energy_session *s, const char *prog, bool enable
                          const char *why_off)
 {
     char why[256];
+    const char *said = getenv("LBMR_ENERGY_SAID");
     memset(s, 0, sizeof *s);
     s->prog = prog;
     s->idle_W = NAN;
     s->said = prog == NULL; /* NULL: a rank that says nothing */
+    /* a process of a job that said it already (the main job's later rounds): the device's reason
+     * is this one's too, so it is not said again */
+    if (said && strcmp(said, "1") == 0) prog = NULL;
     if (enabled && getenv("LBMR_ENERGY") && strcmp(getenv("LBMR_ENERGY"), "off") == 0) {
         enabled = false; /* quick runs (the tests): no idle second, no 1 s windows */
         why_off = "LBMR_ENERGY=off";

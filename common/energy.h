@@ -127,7 +127,8 @@ struct energy_session {
     char why[256]; /* why the last window measured nothing */
 };
 /* Opens the meter (enabled false, or LBMR_ENERGY=off in the environment: says why_off instead) and
- * measures idle power; on failure prints one line and leaves s->m NULL. Never fails the run. */
+ * measures idle power; on failure prints one line and leaves s->m NULL (no line where
+ * LBMR_ENERGY_SAID=1: the main job sets it once a step said why). Never fails the run. */
 void energy_session_open(struct energy_session *s, const char *prog, bool enabled,
                          const char *why_off);
 /* Wrap one timed set. begin returns 1 when this window will not be measured; end fills e and

@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quiet.h"
 #include "sysinfo.h"
 
 #define HELP_WIDTH 96    /* columns of --help: the widest line of the tables' texts */
 #define HELP_NAME_MAX 24 /* a longer option name puts its help on the next line */
 #define OPTION_CODE0 256 /* getopt_long codes of the entries: above every short option */
+#define STR_(x) #x
+#define STR(x) STR_(x) /* a constant's digits, for help texts */
 
 static const char *const prec_names[PREC_COUNT] = {"sp", "dp", "fp16s", "fp16c"};
 
@@ -71,6 +74,28 @@ static int parse_append(void *p, const char *a, char *err, size_t errlen)
                               errlen);
 }
 
+static int parse_quiet_wait(void *p, const char *a, char *err, size_t errlen)
+{
+    struct options_common *c = p;
+    if (strcmp(a, "on") != 0 && strcmp(a, "off") != 0)
+        return 2 * cli_fail(err, errlen, "--quiet-wait '%s': expected on or off", a);
+    c->quiet_wait_off = strcmp(a, "off") == 0;
+    return 0;
+}
+
+/* --quiet-wait's help, with common/quiet.h's constants */
+/* clang-format off */ /* it would break the text at each STR() */
+#define QUIET_WAIT_HELP                                                                            \
+    "cpu: on (default): read every thread's effective clock (a chain of adds, about 2 ms, "       \
+    "outside the timed region) right before and after each timed repetition (or each block of "  \
+    "them lasting 50 ms); a reading below "                                                       \
+    STR(QUIET_CLOCK_PERCENT) "% of the highest clock seen marks it disturbed, and the run "       \
+    "repeats until --reps undisturbed ones were timed (at most " STR(QUIET_ATTEMPTS_FACTOR)      \
+    "x --reps attempts) and times the row from those (columns cpu_clock_MHz, cpu_clock_low_MHz, " \
+    "reps_disturbed; clock_events cpu_unsteady when too few were undisturbed). off: every "       \
+    "repetition counts, as before"
+/* clang-format on */
+
 /* reps' and warmup's help are formats of the program's defaults (options_usage) */
 static const struct options_entry shared[] = {
     {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
@@ -88,6 +113,9 @@ static const struct options_entry shared[] = {
      "OMP_PLACES say",
      "cpu", "applies to the cpu executables only (OpenMP threads; the gpu ones take --block)",
      OPTIONS_PARSE, parse_threads},
+    {"quiet-wait", 0, "on|off", QUIET_WAIT_HELP, "cpu",
+     "applies to the cpu executables only (the gpu rows have no clock probe)", OPTIONS_PARSE,
+     parse_quiet_wait},
     {"output", 'o', "FILE",
      "write CSV there instead of stdout (- means stdout); an existing file that is not empty is "
      "refused unless --overwrite or --append is given",

@@ -45,6 +45,7 @@ struct options_common {
     double peak_bw_GBs;        /* NaN: the backend's own figure */
     const char *out;           /* NULL: stdout */
     enum output_mode out_mode; /* --overwrite, --append */
+    int quiet_wait_off;        /* --quiet-wait off: every timed repetition counts, none probed */
 };
 
 struct options_program {

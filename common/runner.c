@@ -125,6 +125,7 @@ done:
     if (output_close(&r->output, err, sizeof err)) rc = cli_error(r->prog, OUTPUT_EXIT, "%s", err);
     free(r->times);
     free(r->cases);
+    quiet_free(&r->quiet);
     r->times = NULL;
     r->cases = NULL;
     return all_max(r, rc);

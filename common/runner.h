@@ -11,6 +11,7 @@
 #include "energy.h"
 #include "output.h"
 #include "progress.h"
+#include "quiet.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,9 @@ struct runner {
     double *times; /* seconds, one per timed repetition (stats_reserve grows it) */
     struct energy_session energy;
     int failures; /* cases that failed verification: run() counts them */
+    /* judges the timed repetitions (the driver sets quiet.probe, NULL for none, and for each
+     * case quiet.threads); its highest clock lasts the process */
+    struct quiet_judge quiet;
     /* the runner's own: */
     struct output output;
     struct progress progress;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cpu_clock.h"
 #include "device.h"
 #include "sysinfo.h"
 
@@ -126,6 +127,7 @@ void cpu_device_facts(struct device_facts *d)
     d->out_of_cache_bytes =
         sysinfo_out_of_cache_bytes(&h, d->out_of_cache_why, sizeof d->out_of_cache_why);
     d->energy_node_wide = 1; /* powercap reads whole packages */
+    d->clock_probe = cpu_clock_probe;
 #ifdef LBMR_WITH_LIKWID
     likwid_facts(d); /* keeps the sysfs facts when likwid cannot read the topology */
 #endif

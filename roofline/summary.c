@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ceiling.h"
+#include "quiet.h"
 #include "roofline.h"
 
 static int cmp_machine(const struct csv_row *a, const struct csv_row *b)
@@ -301,6 +302,41 @@ static void others_of(const struct csv_table *t, const size_t *ix, size_t n, cha
     }
 }
 
+/* What the cpu rows of one device say of its clock: the lowest reading during any row's timed
+ * repetitions and the highest of any process (MHz; NaN: no row carries them), and the timed
+ * repetitions set aside as disturbed, of how many. */
+struct clock_range {
+    double lo, hi;
+    long disturbed, reps;
+};
+
+/* The device's clock over rows ix[0..n); 1 when it moved further than a quiet repetition may
+ * (below QUIET_CLOCK_FRACTION of the highest: across processes too, where a whole round at the
+ * low clock judged none of its repetitions disturbed). */
+static int clock_of(const struct csv_table *t, const size_t *ix, size_t n, struct clock_range *c)
+{
+    c->lo = c->hi = NAN;
+    c->disturbed = c->reps = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[ix[k]];
+        if (!(r->cpu_clock_MHz > 0) || !(r->cpu_clock_low_MHz > 0)) continue;
+        if (!(r->cpu_clock_low_MHz >= c->lo)) c->lo = r->cpu_clock_low_MHz;
+        if (!(r->cpu_clock_MHz <= c->hi)) c->hi = r->cpu_clock_MHz;
+        if (r->reps_disturbed > 0) c->disturbed += (long)r->reps_disturbed;
+        if (r->reps > 0) c->reps += (long)r->reps;
+    }
+    return c->lo < QUIET_CLOCK_FRACTION * c->hi;
+}
+
+/* The line that tells a reader the device's figures move with its clock. */
+static void clock_line(const struct clock_range *c, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "cpu clock moved %.0f-%.0f MHz during the run (%ld of %ld timed repetitions "
+             "disturbed); figures on this machine are not repeatable within 5%%",
+             c->lo, c->hi, c->disturbed, c->reps);
+}
+
 /* rounds, lowest and median of the case of row r (empty without r) */
 static void rounds_of(FILE *out, const struct csv_table *t, const struct cases *cs,
                       const struct csv_row *r, int last)
@@ -324,7 +360,8 @@ int roof_summary(FILE *out, const struct csv_table *t)
           "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp,"
           "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,"
           "mflups_rounds_med_sp,rounds_dp,mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,"
-          "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med\n",
+          "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med,cpu_clock_low_MHz,cpu_clock_MHz,"
+          "reps_disturbed,cpu_unsteady\n",
           out);
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
@@ -382,7 +419,16 @@ int roof_summary(FILE *out, const struct csv_table *t)
         /* the rows of each reported case (rounds): how many, the lowest and the median */
         rounds_of(out, t, &cs, sp, 0);
         rounds_of(out, t, &cs, dp, 0);
-        rounds_of(out, t, &cs, copy, 1);
+        rounds_of(out, t, &cs, copy, 0);
+        { /* the device's clock (the flag --table words as a line): empty where no row read it
+           * (gpu, --quiet-wait off) */
+            struct clock_range cr;
+            int moved = clock_of(t, ix, n, &cr);
+            roof_num(out, cr.lo, 0);
+            roof_num(out, cr.hi, 0);
+            roof_num(out, cr.hi > 0 ? (double)cr.disturbed : NAN, 0);
+            roof_num(out, cr.hi > 0 ? (double)moved : NAN, 1);
+        }
     }
     cases_free(&cs);
     roof_ceilings_free(c);
@@ -477,6 +523,14 @@ int roof_table(FILE *out, const struct csv_table *t)
                 }
             }
             k = j;
+        }
+        {
+            struct clock_range cr;
+            if (clock_of(t, ix, n, &cr)) {
+                char line[512];
+                clock_line(&cr, line, sizeof line);
+                fprintf(out, "  %s\n", line); /* under the device's heading */
+            }
         }
     }
     cases_free(&cs);

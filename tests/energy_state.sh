@@ -21,7 +21,8 @@ LBMR_POWERCAP_ROOT=$tmp/pc "$bin" "${args[@]}" --reps 2 -o "$tmp/on.csv" 2>"$tmp
 reps=$(column reps "$tmp/on.csv") hash=$(column state_hash "$tmp/on.csv")
 [ -n "$(column energy_J "$tmp/on.csv")" ] || { cat "$tmp/on.err"; fail "the fixture's counter did not count"; }
 [ "$reps" -gt 2 ] || fail "the window was not stretched (reps $reps)"
-LBMR_ENERGY=off "$bin" "${args[@]}" --reps "$reps" -o "$tmp/off.csv" 2>/dev/null || fail "the plain run failed"
+# exactly the row's reps (no waiting for a quiet clock, which would add repetitions)
+LBMR_ENERGY=off "$bin" "${args[@]}" --reps "$reps" --quiet-wait off -o "$tmp/off.csv" 2>/dev/null || fail "the plain run failed"
 off=$(column state_hash "$tmp/off.csv")
 [ "$hash" = "$off" ] || fail "reps $reps: state_hash $hash with the meter, $off without"
 echo "energy_state: reps $reps, state_hash $hash with and without the meter"

@@ -5,7 +5,10 @@
 # its CPU rounds, SUITE_ROUNDS or the suite's default, its wall time in s and the 1-minute load
 # average before it, for a machine shared with other work) and OUTDIR/spread.csv: per device and
 # headline column, the lowest, highest and median value over the runs, the spread
-# (highest - lowest) / median in percent, and the headline kernels the runs reported.
+# (highest - lowest) / median in percent, and the headline kernels the runs reported; and
+# OUTDIR/clocks.csv: what the cpu clock probe read during each run's rows (per run, bench, kernel
+# and precision: rows, repetitions made and disturbed, rows marked cpu_unsteady, lowest and
+# highest MHz).
 set -u -o pipefail
 out=${1:?usage: main-job-repeat.sh OUTDIR [N]}
 n=${2:-3}
@@ -13,6 +16,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 export BUILD_DIR=${BUILD_DIR:-$src/build-repeat} SUITE_OFFLINE=${SUITE_OFFLINE:-1}
 mkdir -p "$out/runs" || exit 2
 echo "run,rounds,seconds,load_1min" >"$out/runs.csv"
+echo "run,bench,kernel,precision,rows,reps,reps_disturbed,unsteady_rows,cpu_clock_low_MHz,cpu_clock_MHz" >"$out/clocks.csv"
 for i in $(seq "$n"); do
     echo "== main job, run $i of $n" >&2
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
@@ -28,6 +32,23 @@ for i in $(seq "$n"); do
     # the rounds the run made: "CPU round R of N" on its stderr, one round without such lines
     r=$(grep -o 'CPU round [0-9]* of [0-9]*' "$out/run-$i.err" | tail -1 | awk '{print $NF}')
     echo "$i,${r:-1},$((t1 - t0)),$load" >>"$out/runs.csv"
+    # the cpu clock the run's rows read (--quiet-wait): per kernel and precision over its rounds,
+    # the repetitions made and set aside as disturbed, the rows that said cpu_unsteady, the lowest
+    # and highest readings; columns found by name, empty where the rows have none
+    awk -F, -v OFS=, -v run="$i" '
+        FNR == 1 { delete col; for (c = 1; c <= NF; c++) col[$c] = c; next }
+        $col["backend"] == "cpu" {
+            k = $col["bench"] OFS $col["kernel"] OFS $col["precision"]
+            if (!(k in n)) keys[++nk] = k
+            n[k]++; reps[k] += $col["reps"]
+            if ("reps_disturbed" in col) dist[k] += $col["reps_disturbed"]
+            if ("clock_events" in col && index($col["clock_events"], "cpu_unsteady")) un[k]++
+            if ("cpu_clock_low_MHz" in col && $col["cpu_clock_low_MHz"] != "" && (!(k in lo) || $col["cpu_clock_low_MHz"] + 0 < lo[k])) lo[k] = $col["cpu_clock_low_MHz"] + 0
+            if ("cpu_clock_MHz" in col && $col["cpu_clock_MHz"] != "" && $col["cpu_clock_MHz"] + 0 > hi[k]) hi[k] = $col["cpu_clock_MHz"] + 0 }
+        END { for (j = 1; j <= nk; j++) { k = keys[j]
+                printf "%s,%s,%d,%d,%d,%d,%s,%s\n", run, k, n[k], reps[k], dist[k], un[k],
+                    (k in lo) ? sprintf("%.0f", lo[k]) : "", (k in hi) ? sprintf("%.0f", hi[k]) : "" } }' \
+        "$dir/stream.csv" "$dir/lbm.csv" >>"$out/clocks.csv"
 done
 cat "$out/runs.csv" >&2
 # The headline columns of summary.csv, found by name (columns are only ever appended).

@@ -203,6 +203,36 @@ static int time_reps(struct runner *rn, struct dist_run *run, struct lbm_state *
     return 0;
 }
 
+/* One timed set of a row: repetitions of `steps` updates into rn->times until rn->quiet has
+ * `want` quiet ones or gives up (exactly `want` without a probe); *made: how many ran. The run's
+ * ranks make the same repetitions: another while any of them wants one. An interrupt on any rank
+ * stops all of them between two repetitions. */
+static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state *s, int steps,
+                       int want, int overlap, int *made, char *err, size_t errlen)
+{
+    if (stats_reserve(&rn->times, &rn->ntimes,
+                      rn->quiet.probe ? QUIET_ATTEMPTS_FACTOR * want : want)) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    quiet_begin(&rn->quiet, want);
+    while (dist_any(run, quiet_more(&rn->quiet))) {
+        if (dist_any(run, interrupt_requested())) {
+            snprintf(err, errlen, "interrupted");
+            return 1;
+        }
+        if (dist_step(run, s, steps, DIST_EXCHANGE, overlap, &rn->times[rn->quiet.made], err,
+                      errlen))
+            return 1;
+        if (quiet_after(&rn->quiet, rn->times[rn->quiet.made])) {
+            snprintf(err, errlen, "out of memory");
+            return 1;
+        }
+    }
+    *made = rn->quiet.made;
+    return 0;
+}
+
 /* The lattice back to its initial state and through the same warm-up: updates run after this
  * start from where the timed ones of a row start. */
 static int restart(struct dist_run *run, struct lbm_state *s, int warmup, int overlap, char *err,
@@ -244,22 +274,25 @@ static int choose_steps(const struct run_ctx *x, struct dist_run *run, struct lb
     return 0;
 }
 
-/* The timed repetitions of one row, as many as fill the energy window: *reps of them in
- * rn->times, the lattice then warmup + reps x steps updates from its start. */
+/* The timed repetitions of one row, as many as fill the energy window (and as rn->quiet wants):
+ * *reps of them in rn->times, the lattice then warmup + reps x steps updates from its start. */
 static int timed_window(const struct run_ctx *x, struct runner *rn, struct dist_run *run,
                         struct lbm_state *s, int steps, int warmup, int overlap, int *reps,
                         struct energy_reading *energy, int *measured, char *err, size_t errlen)
 {
     for (int tries = 1;; tries++) { /* until the window is long enough: probe estimates err */
-        int more, failed;
+        int more, failed, made = 0;
         *measured = energy_session_begin(&rn->energy) == 0;
-        failed = time_reps(rn, run, s, steps, *reps, DIST_EXCHANGE, overlap, err, errlen);
+        failed = judged_reps(rn, run, s, steps, *reps, overlap, &made, err, errlen);
         if (*measured) /* a window that measured nothing still has its clocks */
             energy_session_end(&rn->energy, energy);
         if (failed) return 1;
-        more = *measured ? energy_retry_reps(energy, *reps, tries, 100000) : 0;
+        more = *measured ? energy_retry_reps(energy, made, tries, 100000) : 0;
         more = dist_run_max(run, more); /* every rank runs the same sets */
-        if (!more) return 0;
+        if (!more) {
+            *reps = made; /* every one ran: the lattice and the window hold them all */
+            return 0;
+        }
         *reps = window_reps(x, rn, run, 0, more, err, errlen);
         /* the row's state is that of warmup + reps x steps updates from the start, whatever
          * the meter needed: the lattice starts again */
@@ -321,7 +354,8 @@ static int write_row(struct run_ctx *x, struct runner *rn, const struct grid_cas
     size_t g[3];
     double drift, tol;
     int pass;
-    stats_compute(rn->times, (size_t)m->reps, &st);
+    /* the quiet repetitions only (all of them when none was quiet) */
+    stats_compute(rn->times, (size_t)quiet_select(&rn->quiet, rn->times), &st);
     df->comm_s = ranks > 1 ? (st.med - m->t_compute > 0 ? st.med - m->t_compute : 0) / m->steps : 0;
     /* a lattice holding non-finite values has no relative error worth writing: nan */
     drift = m->bad0 || m->bad1 ? NAN : fabs(m->m1 - m->m0) / m->m0;
@@ -336,6 +370,7 @@ static int write_row(struct run_ctx *x, struct runner *rn, const struct grid_cas
         x->base_mflups = (double)(g[0] * g[1] * g[2]) / (st.med / m->steps) * 1e-6;
     fill_row(&row, x, &global, used, &st, m->steps, m->reps, drift, pass, df,
              m->measured ? &m->energy : NULL, m->idle_W);
+    quiet_fill_row(&rn->quiet, &row);
     if (!pass) {
         fprintf(stderr,
                 "%s: VERIFICATION FAILED: %s: %zu non-finite values, mass drift %.3g "
@@ -379,6 +414,7 @@ static int run_case(void *ctx, struct runner *rn, const void *cp, const char *wh
     failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
              dist_attach(run, s, u->halo, err, sizeof err) || lbm_init(s, err, sizeof err);
     snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));
+    rn->quiet.threads = used.threads; /* the probe times the kernel's own team */
     if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err) ||
         measure(x, rn, run, s, u, ranks, &m, &df, err, sizeof err))
         goto fail;
@@ -680,6 +716,7 @@ int main(int argc, char **argv)
     r.energy_enabled = !x->dev.energy_node_wide || dist_size() == 1;
     r.energy_why_off = "the ranks of a cpu run share the packages that powercap reads";
     r.ntimes = o->c.reps;
+    r.quiet.probe = o->c.quiet_wait_off ? NULL : x->dev.clock_probe;
     rc = runner_run(&r);
 done:
     rc = dist_max_int(rc);

@@ -116,21 +116,48 @@ static int run_reps(struct stream_arrays *s, int reps, double *times, char *err,
     return 0;
 }
 
-/* The timed repetitions, as many as fill the energy window: their count, or -1 (err says why). */
+/* One timed set into r->times: runs of the kernel, one call each (an interrupt is seen between
+ * two), until r->quiet has `reps` quiet ones or gives up (exactly `reps` runs without a probe).
+ * The runs made, or -1 (err says why). */
+static int judged_reps(struct runner *r, struct stream_arrays *s, int reps, char *err,
+                       size_t errlen)
+{
+    if (stats_reserve(&r->times, &r->ntimes,
+                      r->quiet.probe ? QUIET_ATTEMPTS_FACTOR * reps : reps)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    quiet_begin(&r->quiet, reps);
+    while (quiet_more(&r->quiet)) {
+        if (interrupt_requested()) {
+            snprintf(err, errlen, "interrupted");
+            return -1;
+        }
+        if (stream_run(s, 1, &r->times[r->quiet.made], err, errlen)) return -1;
+        if (quiet_after(&r->quiet, r->times[r->quiet.made])) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return r->quiet.made;
+}
+
+/* The timed repetitions, as many as fill the energy window (and as r->quiet wants): their count,
+ * or -1 (err says why). */
 static int time_reps(const struct stream_opts *o, struct runner *r, struct stream_arrays *s,
                      struct energy_reading *energy, int *measured, char *err, size_t errlen)
 {
     int reps = window_reps(o, r, s, err, errlen);
     if (reps < 0) return -1;
     for (int tries = 1;; tries++) { /* until the window is long enough: warm-up estimates err */
-        int more, failed;
+        int more, made;
         *measured = energy_session_begin(&r->energy) == 0;
-        failed = run_reps(s, reps, r->times, err, errlen);
+        made = judged_reps(r, s, reps, err, errlen);
         if (*measured) /* a window that measured nothing still has its clocks */
             energy_session_end(&r->energy, energy);
-        if (failed) return -1;
-        more = *measured ? energy_retry_reps(energy, reps, tries, 1000000) : 0;
-        if (!more) return reps;
+        if (made < 0) return -1;
+        more = *measured ? energy_retry_reps(energy, made, tries, 1000000) : 0;
+        if (!more) return made;
         if (stats_reserve(&r->times, &r->ntimes, more)) {
             snprintf(err, errlen, "out of memory");
             return -1;
@@ -157,6 +184,7 @@ static int run_case(void *ctx, struct runner *r, const void *cp, const char *wha
     (void)what;
     memset(&used, 0, sizeof used);
     if (stream_alloc(&s, c, &used, err, sizeof err)) goto fail;
+    r->quiet.threads = used.threads; /* the probe times the kernel's own team */
     if (x->o->c.warmup > 0 && run_reps(s, x->o->c.warmup, r->times, err, sizeof err)) goto fail;
     reps = time_reps(x->o, r, s, &energy, &measured, err, sizeof err);
     if (reps < 0) goto fail;
@@ -164,12 +192,14 @@ static int run_case(void *ctx, struct runner *r, const void *cp, const char *wha
     if (stream_check(s, &bad, &max_err, err, sizeof err)) goto fail;
     stream_free(s);
     s = NULL;
-    if (stats_compute(r->times, (size_t)reps, &st)) {
+    /* the quiet repetitions only (all of them when none was quiet) */
+    if (stats_compute(r->times, (size_t)quiet_select(&r->quiet, r->times), &st)) {
         snprintf(err, sizeof err, "invalid timings");
         goto fail;
     }
     fill_row(&row, x, c, &used, &st, reps, bad, max_err, measured ? &energy : NULL,
              r->energy.idle_W);
+    quiet_fill_row(&r->quiet, &row);
     if (bad) {
         fprintf(stderr,
                 "%s: VERIFICATION FAILED: %s %s n=%zu: %zu of %zu destination elements "
@@ -312,6 +342,7 @@ int main(int argc, char **argv)
     r.energy_enabled = true;
     r.energy_why_off = "";
     r.ntimes = o->c.reps > o->c.warmup ? o->c.reps : o->c.warmup;
+    r.quiet.probe = o->c.quiet_wait_off ? NULL : dev.dev.clock_probe;
     rc = runner_run(&r);
     free(o);
     return rc;
