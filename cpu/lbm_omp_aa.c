@@ -16,6 +16,11 @@
 #define AA_LINE ((long)(64 / sizeof(ROW_STORED)))                /* cells per line */
 #define AA_PF_CELLS ((long)(LBMR_PREFETCH / sizeof(ROW_STORED))) /* distance, cells */
 #define AA_BLOCK (AA_PF_CELLS > 0 ? (long)(LBM_OMP_PF_BLOCK_BYTES / sizeof(ROW_STORED)) : nx)
+/* prefetch direction i's source lines of the block at x0, AA_PF_CELLS ahead; AA_SRC_(i) names
+ * the step's source pointer of direction i */
+#define AA_PF_(i, cx, cy, cz, op)                                                                  \
+    for (long o = 0; o < AA_BLOCK; o += AA_LINE)                                                   \
+        LBM_OMP_PREFETCH(AA_SRC_(i) + x0 + o + AA_PF_CELLS);
 
 void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 {
@@ -29,13 +34,11 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #undef AA_PTR_
     for (long x0 = 0, x1; x0 < nx; x0 = x1) {
         x1 = x0 + AA_BLOCK < nx ? x0 + AA_BLOCK : nx;
+#define AA_SRC_(i) p##i
         if (AA_PF_CELLS > 0) {
-#define AA_PF_(i, cx, cy, cz, op)                                                                  \
-    for (long o = 0; o < AA_BLOCK; o += AA_LINE)                                                   \
-        LBM_OMP_PREFETCH(p##i + x0 + o + AA_PF_CELLS);
             LBM_D3Q19(AA_PF_)
-#undef AA_PF_
         }
+#undef AA_SRC_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
@@ -106,13 +109,11 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
         /* the writes go to lines the reads of other directions bring in: only reads prefetched */
         for (long x0 = 1, x1; x0 < nx - 1; x0 = x1) {
             x1 = x0 + AA_BLOCK < nx - 1 ? x0 + AA_BLOCK : nx - 1;
+#define AA_SRC_(i) r##i
             if (AA_PF_CELLS > 0) {
-#define AA_PF_(i, cx, cy, cz, op)                                                                  \
-    for (long o = 0; o < AA_BLOCK; o += AA_LINE)                                                   \
-        LBM_OMP_PREFETCH(r##i + x0 + o + AA_PF_CELLS);
                 LBM_D3Q19(AA_PF_)
-#undef AA_PF_
             }
+#undef AA_SRC_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
