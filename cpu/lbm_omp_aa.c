@@ -39,10 +39,35 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
             LBM_D3Q19(AA_PF_)
         }
 #undef AA_SRC_
+        long x = x0;
+#if ROW_16BIT /* blocks of ROW16_W cells: all their reads, then all their writes (own cells) */
+        for (; x + ROW16_W <= x1; x += ROW16_W) {
+            _Alignas(64) float in[19][ROW16_W], out[19][ROW16_W];
+#define AA_DEC_(i, cx, cy, cz, op) row16_decode(in[i], p##i + x);
+            LBM_D3Q19(AA_DEC_)
+#undef AA_DEC_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-        for (long x = x0; x < x1; x++) {
+            for (int k = 0; k < ROW16_W; k++) {
+                ROW_REAL f[19];
+#define AA_BIN_(i, cx, cy, cz, op) f[i] = in[i][k];
+                LBM_D3Q19(AA_BIN_)
+#undef AA_BIN_
+                ROW_COLLIDE(f, &pc, ROW_FORCED);
+#define AA_BOUT_(i, cx, cy, cz, op) out[i][k] = f[i];
+                LBM_D3Q19(AA_BOUT_)
+#undef AA_BOUT_
+            }
+#define AA_ENC_(i, cx, cy, cz, op) row16_encode(p##op + x, out[i]);
+            LBM_D3Q19(AA_ENC_)
+#undef AA_ENC_
+        }
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+        for (; x < x1; x++) {
             ROW_REAL f[19];
 #define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(p##i[x]);
             LBM_D3Q19(AA_LOAD_)
@@ -114,10 +139,35 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
                 LBM_D3Q19(AA_PF_)
             }
 #undef AA_SRC_
+            long x = x0;
+#if ROW_16BIT /* as the even step: a cell's reads and writes are its own locations */
+            for (; x + ROW16_W <= x1; x += ROW16_W) {
+                _Alignas(64) float in[19][ROW16_W], out[19][ROW16_W];
+#define AA_DEC_(i, cx, cy, cz, op) row16_decode(in[i], r##i + x);
+                LBM_D3Q19(AA_DEC_)
+#undef AA_DEC_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-            for (long x = x0; x < x1; x++) {
+                for (int k = 0; k < ROW16_W; k++) {
+                    ROW_REAL f[19];
+#define AA_BIN_(i, cx, cy, cz, op) f[i] = in[i][k] + ra##i;
+                    LBM_D3Q19(AA_BIN_)
+#undef AA_BIN_
+                    ROW_COLLIDE(f, &pc, ROW_FORCED);
+#define AA_BOUT_(i, cx, cy, cz, op) out[i][k] = f[i] + wa##i;
+                    LBM_D3Q19(AA_BOUT_)
+#undef AA_BOUT_
+                }
+#define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, out[i]);
+                LBM_D3Q19(AA_ENC_)
+#undef AA_ENC_
+            }
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+            for (; x < x1; x++) {
                 ROW_REAL f[19];
 #define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]) + ra##i;
                 LBM_D3Q19(AA_LOAD_)

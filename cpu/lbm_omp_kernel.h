@@ -56,6 +56,51 @@
 #define ROW_STORED ROW_REAL
 #define ROW_DECODE(v) (v)
 #define ROW_ENCODE(v) (v)
+#define ROW_16BIT 0
+#else
+#define ROW_16BIT 1
+/* ROW16_W cells of one direction converted at once, between the lattice and a float block that
+ * the row loop then collides as sp: fp16s through the F16C (or AVX-512F) vector conversions, one
+ * instruction per 8 or 16 values where the element-wise branch-free code takes a dozen per value;
+ * the same bits (tests/test_storage16.c compares the hardware and the portable conversions on every
+ * code and every float of the range). fp16c, and builds without F16C, convert element by element.
+ */
+#define ROW16_W 16
+#if defined(LBM_OMP_KERNEL_PREC_FP16S) && defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+#include <immintrin.h>
+static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
+{
+#if defined(__AVX512F__)
+    _mm512_storeu_ps(out, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)in)));
+#else
+    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)in)));
+    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + 8))));
+#endif
+}
+static inline void row16_encode(uint16_t *restrict out, const float *restrict in)
+{
+    /* nearest even whatever MXCSR says, and no floating-point exceptions raised */
+#define ROW16_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#if defined(__AVX512F__)
+    _mm256_storeu_si256((__m256i *)out, _mm512_cvtps_ph(_mm512_loadu_ps(in), ROW16_RN));
+#else
+    _mm_storeu_si128((__m128i *)out, _mm256_cvtps_ph(_mm256_loadu_ps(in), ROW16_RN));
+    _mm_storeu_si128((__m128i *)(out + 8), _mm256_cvtps_ph(_mm256_loadu_ps(in + 8), ROW16_RN));
+#endif
+#undef ROW16_RN
+}
+#else
+static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = ROW_DECODE(in[k]);
+}
+static inline void row16_encode(uint16_t *restrict out, const float *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = ROW_ENCODE(in[k]);
+}
+#endif
 #endif
 
 #define LBM_OMP_CAT_(a, b, c) a##_##b##_##c
