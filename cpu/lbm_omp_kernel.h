@@ -68,6 +68,7 @@
  */
 #define ROW16_W 16
 #if defined(LBM_OMP_KERNEL_PREC_FP16S) && defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+#define ROW16_HW 1 /* the blocks convert in hardware */
 #include <immintrin.h>
 static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
 {
@@ -91,6 +92,7 @@ static inline void row16_encode(uint16_t *restrict out, const float *restrict in
 #undef ROW16_RN
 }
 #else
+#define ROW16_HW 0
 static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
 {
     for (int k = 0; k < ROW16_W; k++)

@@ -90,6 +90,31 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW_IVDEP_
 #endif
 #define ROW_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]) + add##i;
+#if ROW_16BIT && ROW16_HW
+/* 16-bit rows (SoA) converted in hardware: ROW16_W cells at once, their 19 sources from src##i +
+ * SK decoded into a float block, collided as sp, encoded by ENC_ at DK (row16_decode/_encode,
+ * cpu/lbm_omp_kernel.h). fp16c stays element by element here: in blocks its software conversion
+ * ran slower (2-core VM: pull_nt 131 -> 108, pull 125 -> 117 MFLUP/s), while aa's gained. */
+#define ROW16_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], src##i + sk);
+#define ROW16_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + add##i;
+#define ROW16_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];
+#define ROW16_BLOCK_(SK, DK, ENC_)                                                                 \
+    {                                                                                              \
+        _Alignas(64) float bin[19][ROW16_W], bout[19][ROW16_W];                                    \
+        const long sk = (SK), dk = (DK);                                                           \
+        LBM_D3Q19(ROW16_DEC_)                                                                      \
+        ROW_IVDEP_                                                                                 \
+        for (int j = 0; j < ROW16_W; j++) {                                                        \
+            ROW_REAL f[19];                                                                        \
+            LBM_D3Q19(ROW16_IN_)                                                                   \
+            ROW_COLLIDE(f, &pc, ROW_FORCED);                                                       \
+            LBM_D3Q19(ROW16_OUT_)                                                                  \
+        }                                                                                          \
+        LBM_D3Q19(ENC_)                                                                            \
+    }
+#define ROW16_ENC_T_(i, cx, cy, cz, op) row16_encode(t[i] + dk, bout[i]);
+#define ROW16_ENC_DST_(i, cx, cy, cz, op) row16_encode(dst##i + dk, bout[i]);
+#endif
 #if ROW_NT && CPU_NT_WIDTH > 0
     if (LBMR_NT_LINES > 0 && regular && x0 == 0 && x1 == nx && nx % ROW_LINE == 0) {
         /* a whole regular row of whole cache lines: each step of W cells is computed into t and
@@ -112,12 +137,20 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
     for (size_t o = 0; o < sizeof t[i]; o += CPU_NT_WIDTH)                                         \
         CPU_NT_STORE((char *)(dst##i + c) + o, (const char *)t[i] + o);
 #define ROW_K_ c + k
+#if ROW_16BIT && ROW16_HW /* W is whole lines: a multiple of ROW16_W cells */
+#define ROW_LINE_CELLS_(W)                                                                         \
+    for (long k = 0; k < (W); k += ROW16_W)                                                        \
+    ROW16_BLOCK_(c + k, k, ROW16_ENC_T_)
+#else
+#define ROW_LINE_CELLS_(W)                                                                         \
+    ROW_IVDEP_                                                                                     \
+    for (long k = 0; k < (W); k++)                                                                 \
+    ROW_CELL_(ROW_TSTORE_)
+#endif
 #define ROW_LINE_STEP_(W)                                                                          \
     {                                                                                              \
         _Alignas(64) ROW_STORED t[19][W];                                                          \
-        ROW_IVDEP_                                                                                 \
-        for (long k = 0; k < (W); k++)                                                             \
-            ROW_CELL_(ROW_TSTORE_)                                                                 \
+        ROW_LINE_CELLS_(W)                                                                         \
         for (int e = 0; e < 2; e++) {                                                              \
             if (e ? c + (W) != nx : c != 0) continue;                                              \
             ROW_REAL f[19];                                                                        \
@@ -133,6 +166,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             for (; c < nx; c += ROW_LINE) /* the rest of the row a line at a time */
                 ROW_LINE_STEP_(ROW_LINE)
 #undef ROW_LINE_STEP_
+#undef ROW_LINE_CELLS_
 #undef ROW_K_
 #undef ROW_NTSTORE_
 #undef ROW_TSTORE_
@@ -169,8 +203,14 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
              * f scalarised and every pointer restrict, plain auto-vectorisation takes the loop */
 #define ROW_STORE_(i, cx, cy, cz, op) dst##i[k * ROW_CS] = ROW_ENCODE(f[i]);
 #define ROW_K_ k
+            long k = 0;
+#if ROW_16BIT && ROW16_HW
+            if (ROW_CS == 1)
+                for (; k + ROW16_W <= xb - xa; k += ROW16_W)
+                    ROW16_BLOCK_(k, k, ROW16_ENC_DST_)
+#endif
             ROW_IVDEP_
-            for (long k = 0; k < xb - xa; k++)
+            for (; k < xb - xa; k++)
                 ROW_CELL_(ROW_STORE_)
 #undef ROW_K_
 #undef ROW_STORE_
