@@ -31,11 +31,12 @@
 #define LBM_OMP_CP dp
 #elif defined(LBM_OMP_KERNEL_PREC_FP16S) || defined(LBM_OMP_KERNEL_PREC_FP16C)
 /* 16-bit storage, single-precision arithmetic and collision parameters (docs/storage16.md).
- * Element by element (pull, pull_nt, the ends of aa's rows) both formats convert through
+ * Element by element (row ends, remainders, fp16c's pull and pull_nt) both formats convert through
  * storage16.h's branch-free integer code, which GCC vectorises with the row loops (integer SIMD);
  * fp16s too, although an F16C build's default is the scalar hardware conversion (_cvtsh_ss,
  * _cvtss_sh): GCC 12 vectorises neither those calls nor _Float16 to float, and the two give the
- * same bits (tests/test_storage16.c). aa's rows go in blocks through row16_decode/_encode below. */
+ * same bits (tests/test_storage16.c). The rows otherwise go in blocks through row16_decode and
+ * row16_encode below (aa in both formats, pull and pull_nt where ROW16_HW). */
 #include "storage16.h"
 #define ROW_REAL float
 #define ROW_STORED uint16_t
