@@ -41,28 +41,16 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #undef AA_SRC_
         long x = x0;
 #if ROW_16BIT /* blocks of ROW16_W cells: all their reads, then all their writes (own cells) */
-        for (; x + ROW16_W <= x1; x += ROW16_W) {
-            _Alignas(64) float in[19][ROW16_W], out[19][ROW16_W];
-#define AA_DEC_(i, cx, cy, cz, op) row16_decode(in[i], p##i + x);
-            LBM_D3Q19(AA_DEC_)
+#define AA_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], p##i + x);
+#define AA_IN_(i, cx, cy, cz, op) f[i] = bin[i][j];
+#define AA_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];
+#define AA_ENC_(i, cx, cy, cz, op) row16_encode(p##op + x, bout[i]);
+        for (; x + ROW16_W <= x1; x += ROW16_W)
+            ROW16_BLOCK(AA_DEC_, AA_IN_, AA_OUT_, AA_ENC_)
 #undef AA_DEC_
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-            for (int k = 0; k < ROW16_W; k++) {
-                ROW_REAL f[19];
-#define AA_BIN_(i, cx, cy, cz, op) f[i] = in[i][k];
-                LBM_D3Q19(AA_BIN_)
-#undef AA_BIN_
-                ROW_COLLIDE(f, &pc, ROW_FORCED);
-#define AA_BOUT_(i, cx, cy, cz, op) out[i][k] = f[i];
-                LBM_D3Q19(AA_BOUT_)
-#undef AA_BOUT_
-            }
-#define AA_ENC_(i, cx, cy, cz, op) row16_encode(p##op + x, out[i]);
-            LBM_D3Q19(AA_ENC_)
+#undef AA_IN_
+#undef AA_OUT_
 #undef AA_ENC_
-        }
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
@@ -141,28 +129,16 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #undef AA_SRC_
             long x = x0;
 #if ROW_16BIT /* as the even step: a cell's reads and writes are its own locations */
-            for (; x + ROW16_W <= x1; x += ROW16_W) {
-                _Alignas(64) float in[19][ROW16_W], out[19][ROW16_W];
-#define AA_DEC_(i, cx, cy, cz, op) row16_decode(in[i], r##i + x);
-                LBM_D3Q19(AA_DEC_)
+#define AA_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], r##i + x);
+#define AA_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + ra##i;
+#define AA_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i] + wa##i;
+#define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, bout[i]);
+            for (; x + ROW16_W <= x1; x += ROW16_W)
+                ROW16_BLOCK(AA_DEC_, AA_IN_, AA_OUT_, AA_ENC_)
 #undef AA_DEC_
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-                for (int k = 0; k < ROW16_W; k++) {
-                    ROW_REAL f[19];
-#define AA_BIN_(i, cx, cy, cz, op) f[i] = in[i][k] + ra##i;
-                    LBM_D3Q19(AA_BIN_)
-#undef AA_BIN_
-                    ROW_COLLIDE(f, &pc, ROW_FORCED);
-#define AA_BOUT_(i, cx, cy, cz, op) out[i][k] = f[i] + wa##i;
-                    LBM_D3Q19(AA_BOUT_)
-#undef AA_BOUT_
-                }
-#define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, out[i]);
-                LBM_D3Q19(AA_ENC_)
+#undef AA_IN_
+#undef AA_OUT_
 #undef AA_ENC_
-            }
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep

@@ -68,6 +68,27 @@
  * code and every float of the range). fp16c, and builds without F16C, convert element by element.
  */
 #define ROW16_W 16
+/* One block of ROW16_W cells: DEC_ fills bin[i] (row16_decode), IN_ and OUT_ move f[i] from
+ * bin[i][j] and into bout[i][j] (with a step's terms), the cells collide as sp, ENC_ stores bout[i]
+ * (row16_encode); each a per-direction macro for LBM_D3Q19, expanded where the block runs. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ROW16_IVDEP_ _Pragma("GCC ivdep")
+#else
+#define ROW16_IVDEP_
+#endif
+#define ROW16_BLOCK(DEC_, IN_, OUT_, ENC_)                                                         \
+    {                                                                                              \
+        _Alignas(64) float bin[19][ROW16_W], bout[19][ROW16_W];                                    \
+        LBM_D3Q19(DEC_)                                                                            \
+        ROW16_IVDEP_                                                                               \
+        for (int j = 0; j < ROW16_W; j++) {                                                        \
+            ROW_REAL f[19];                                                                        \
+            LBM_D3Q19(IN_)                                                                         \
+            ROW_COLLIDE(f, &pc, ROW_FORCED);                                                       \
+            LBM_D3Q19(OUT_)                                                                        \
+        }                                                                                          \
+        LBM_D3Q19(ENC_)                                                                            \
+    }
 #if defined(LBM_OMP_KERNEL_PREC_FP16S) && defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
 #define ROW16_HW 1 /* the blocks convert in hardware */
 #include <immintrin.h>

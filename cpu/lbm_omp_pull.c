@@ -100,17 +100,8 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW16_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];
 #define ROW16_BLOCK_(SK, DK, ENC_)                                                                 \
     {                                                                                              \
-        _Alignas(64) float bin[19][ROW16_W], bout[19][ROW16_W];                                    \
         const long sk = (SK), dk = (DK);                                                           \
-        LBM_D3Q19(ROW16_DEC_)                                                                      \
-        ROW_IVDEP_                                                                                 \
-        for (int j = 0; j < ROW16_W; j++) {                                                        \
-            ROW_REAL f[19];                                                                        \
-            LBM_D3Q19(ROW16_IN_)                                                                   \
-            ROW_COLLIDE(f, &pc, ROW_FORCED);                                                       \
-            LBM_D3Q19(ROW16_OUT_)                                                                  \
-        }                                                                                          \
-        LBM_D3Q19(ENC_)                                                                            \
+        ROW16_BLOCK(ROW16_DEC_, ROW16_IN_, ROW16_OUT_, ENC_)                                       \
     }
 #define ROW16_ENC_T_(i, cx, cy, cz, op) row16_encode(t[i] + dk, bout[i]);
 #define ROW16_ENC_DST_(i, cx, cy, cz, op) row16_encode(dst##i + dk, bout[i]);
