@@ -499,9 +499,8 @@ void lbm_swap(struct lbm_state *s)
 }
 
 /* Whole rows: an x shell takes every cell left after the y and z shells, so an x split updates
- * each row in one call and packs after it. A row cut in two starts its 38 streams twice; on the
- * 2-core VM (2 ranks of one thread, 128^3 sp, 2x1x1) 1- and 32-cell shells ran at 12-13 MFLUP/s,
- * whole rows at 22, the z split at 23-30. */
+ * each row in one call and packs after it. A row cut in two starts its 38 streams twice: narrower
+ * shells measured slower (data/mpi/xsplit-h100-host-2026-11-23). */
 size_t lbm_shell_x_cells(void)
 {
     return SIZE_MAX;

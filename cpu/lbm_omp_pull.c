@@ -93,8 +93,9 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #if ROW_16BIT && ROW16_HW
 /* 16-bit rows (SoA) converted in hardware: ROW16_W cells at once, their 19 sources from src##i +
  * SK decoded into a float block, collided as sp, encoded by ENC_ at DK (row16_decode/_encode,
- * cpu/lbm_omp_kernel.h). fp16c stays element by element here: in blocks its software conversion
- * ran slower (2-core VM: pull_nt 131 -> 108, pull 125 -> 117 MFLUP/s), while aa's gained. */
+ * cpu/lbm_omp_kernel.h). fp16c stays element by element here: in blocks its software conversion,
+ * a pass of its own, measured slower than in the fused loop, while aa's gained
+ * (data/lbm/cpu-fp16-blocks-2core-vm-2026-11-23). */
 #define ROW16_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], src##i + sk);
 #define ROW16_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + add##i;
 #define ROW16_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];

@@ -12,12 +12,9 @@
 
 extern "C" const char lbm_backend_name[] = "gpu";
 
-/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit). H100
- * (data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23): at 256^3, 256 threads against 128 gave sp
- * 17312 vs 17015 MFLUP/s, dp 9130 vs 9016 (call1, gpu-new-blocks.csv, gpu-new-1.csv); at 512^3,
- * 512 against 256 gave sp 18044 vs 17842, dp 9278 vs 9234 (call2). Its odd half reads and writes
- * rows shifted by one cell, so warp seams share sectors; ncu saw its L1 hit rate rise from 45 to
- * 48% and its time fall from 1.04 to 1.01 ms (sp 256^3) from 128 to 256 threads */
+/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit): its odd half reads
+ * and writes rows shifted by one cell, so warp seams share sectors, and wider blocks have fewer
+ * seams (measured faster at 256^3 and 512^3: data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23) */
 #define AA_MAX_THREADS 512
 
 static int is_aa(const struct lbm_state *s)
