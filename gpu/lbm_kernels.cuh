@@ -55,7 +55,8 @@ template <> struct coll_of<gpu_fp16c> {
  * the PTX of direct accesses (the store keeps the form of an assignment: a store through a
  * function moved the address arithmetic ahead of the value and changed aa's and init's PTX); the
  * 16-bit formats: the 2-byte value at the same element index, converted (fp16s: cuda_fp16's
- * conversion instructions; fp16c: integer code, storage16.h). */
+ * conversion instructions; fp16c: storage16.h's conversions by float multiplies, exact here since
+ * device code keeps float subnormals). */
 #define GPU_LBM_IEEE_ACCESS_(T)                                                                    \
     __device__ __forceinline__ T gpu_load(const T *p)                                              \
     {                                                                                              \
@@ -88,7 +89,7 @@ template <typename T> __device__ __forceinline__ T gpu_value(typename real_of<T>
         return r;                                                                                  \
     }
 GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
-GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode, lbm_fp16c_encode)
+GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scaled)
 #undef GPU_LBM_16BIT_ACCESS_
 
 template <int COLL, int FORCED>

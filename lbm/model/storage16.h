@@ -220,6 +220,62 @@ static inline LBM_S16_HD float lbm_fp16c_decode(uint16_t h)
     return lbm_s16_float(sign | r);
 }
 
+/* fp16c through float multiplies by powers of two: the same bits as the conversions above
+ * wherever float subnormals are kept (no flush to zero, no denormals-are-zero), which is how the
+ * GPU backend compiles its device code (nvcc's default -ftz=false; a fast-math build stops here),
+ * in fewer instructions: the decode is 3 integer operations, one multiply and the NaN select
+ * instead of 11, the encode saves the subnormal range's own path and its select. The CPU kernels
+ * keep the code above: x86 cores may take a slow assist on every subnormal a multiply makes.
+ *
+ * Decode: a code's bits moved up by 12 (the sign to bit 31) are the bits of a float whose value is
+ * the code's times 2^-112: a normal code's exponent field e (bias 15) becomes the float's (bias
+ * 127: 2^(e - 127) = 2^(e - 15) 2^-112), a subnormal code (e = 0) becomes a float subnormal with
+ * the same 11 mantissa bits over 2^-126 = 2^-14 2^-112. The multiply by 2^112 is exact.
+ *
+ * Encode: |x| clamped to the largest finite value (saturation: everything from there up, inf
+ * included, gives the largest code), then rounded to the format's spacing by adding and taking
+ * away 2^(E + 12), E = max(exponent of |x|, -14): the sum lies in the binade of 2^(E + 12), whose
+ * float spacing 2^(E - 11) is the format's at exponent E (the subnormal range's 2^-25 for every
+ * E < -14), so the float addition rounds |x| to nearest even at exactly the format's last bit,
+ * and the subtraction is exact. The rounded value times 2^-112 is exact (a multiple of 2^-137, at
+ * most 2^-111) and has the code's bits above bit 12, as in the decode. */
+#if defined(__CUDA_ARCH__) && defined(__USE_FAST_MATH__)
+#error "the fp16c device conversions need float subnormals: build without --use_fast_math"
+#endif
+static inline LBM_S16_HD float lbm_s16_mul_rn(float x, float y)
+{
+#ifdef __CUDA_ARCH__
+    return __fmul_rn(x, y);
+#else
+    return x * y;
+#endif
+}
+
+#define LBM_FP16C_MAXBITS 0x3fffe000u /* float bits of LBM_FP16C_MAX, 2 - 2^-10 */
+
+static inline LBM_S16_HD float lbm_fp16c_decode_scaled(uint16_t h)
+{
+    const uint32_t u = h, sign = (u & 0x8000u) << 16;
+    /* 0x77800000: 2^112 */
+    const float v =
+        lbm_s16_mul_rn(lbm_s16_float(sign | ((u & 0x7fffu) << 12)), lbm_s16_float(0x77800000u));
+    return lbm_s16_float(
+        lbm_s16_select((u & 0x7fffu) == LBM_FP16C_NAN, sign | 0x7fc00000u, lbm_s16_bits(v)));
+}
+
+static inline LBM_S16_HD uint16_t lbm_fp16c_encode_scaled(float x)
+{
+    const uint32_t b = lbm_s16_bits(x), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    const uint32_t ac = a < LBM_FP16C_MAXBITS ? a : LBM_FP16C_MAXBITS;
+    const uint32_t ex = ac & 0x7f800000u;
+    /* 2^(E + 12): the float exponent field of 2^E plus 12, E at least -14 (field 113) */
+    const float m = lbm_s16_float((ex > (113u << 23) ? ex : (113u << 23)) + (12u << 23));
+    const float t = lbm_s16_add_rn(lbm_s16_add_rn(lbm_s16_float(ac), m), -m);
+    /* 0x07800000: 2^-112 */
+    const uint32_t c = lbm_s16_bits(lbm_s16_mul_rn(t, lbm_s16_float(0x07800000u))) >> 12;
+    return (uint16_t)(sign | lbm_s16_select(a > 0x7f800000u, LBM_FP16C_NAN, c));
+}
+
 /* fp16s, portable: the branch-free code above with M = 10 (NaN: quiet, payload kept, as F16C
  * does). Where the build has F16C its scalar conversions stay the default (lbm_fp16s_encode); the
  * CPU kernels take these all the same, because GCC vectorises them and not the scalar F16C calls
