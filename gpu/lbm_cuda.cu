@@ -127,6 +127,17 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
             s->threads < a.maxThreadsPerBlock ? s->threads : a.maxThreadsPerBlock / 32 * 32;
         s->face_grid = dim3((unsigned)((c->nx + s->face_threads - 1) / s->face_threads),
                             (unsigned)gy, (unsigned)((rows + gy - 1) / gy));
+        /* 16-bit: the cell-local half two cells a thread in 4-byte words, where every pair's
+         * word is aligned (even pitch and direction stride; the default 128-byte rows are) */
+        s->local_pairs =
+            prec_is_16bit(c->prec) && s->u.l.pitch % 2 == 0 && s->u.l.dir_stride % 2 == 0;
+        /* half the row's threads, at most 128: the paired kernel takes 96 registers or more a
+         * thread, so 128-thread blocks fit 5 to an SM (20 warps) where 256 fit 2 (16 warps) */
+        s->local_threads = (s->threads / 2 + 31) / 32 * 32;
+        s->local_threads = s->local_threads < 128 ? s->local_threads : 128;
+        s->local_grid =
+            dim3((unsigned)(((c->nx + 1) / 2 + s->local_threads - 1) / s->local_threads),
+                 (unsigned)c->ny, (unsigned)c->nz);
     }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,

@@ -121,9 +121,12 @@ cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
 {
     void *lat = s->lat[0];
     void *args[] = {&lat, &s->u.l, &s->u.b, coll_params(s)};
-    const enum gpu_lbm_variant v = s->aa_even ? GPU_AA_LOCAL : GPU_AA_NEIGHBOURS;
-    cudaError_t e =
-        cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->grid, dim3(s->threads), args, 0, 0);
+    const int pairs = s->aa_even && s->local_pairs;
+    const enum gpu_lbm_variant v = pairs        ? GPU_AA_LOCAL_PAIRS
+                                   : s->aa_even ? GPU_AA_LOCAL
+                                                : GPU_AA_NEIGHBOURS;
+    cudaError_t e = cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), pairs ? s->local_grid : s->grid,
+                                     dim3(pairs ? s->local_threads : s->threads), args, 0, 0);
     if (e != cudaSuccess || s->aa_even) return e;
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_AA_FACES), s->face_grid,
                             dim3(s->face_threads), args, 0, 0);

@@ -28,6 +28,9 @@ struct lbm_state {
     int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
     int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
+    int local_pairs;   /* aa, 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
+    int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
+    dim3 local_grid;   /* its grid */
     cudaEvent_t qev[2];
 };
 
@@ -43,7 +46,8 @@ struct lbm_state {
     X(GPU_PULL_BOX_GHOSTS, pull_kernel) /* a box of a sub-domain that reads ghost layers */        \
     X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
     X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
-    X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */
+    X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
+    X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel) /* GPU_AA_LOCAL, 16-bit: two cells a thread */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
 enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };

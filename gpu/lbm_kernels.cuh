@@ -92,6 +92,47 @@ GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
 GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scaled)
 #undef GPU_LBM_16BIT_ACCESS_
 
+/* Two values of a 16-bit lattice in one 4-byte word (the lower address in the low half), for
+ * GPU_AA_LOCAL_PAIRS: fp16s through cuda_fp16's paired conversions (one instruction for two),
+ * fp16c value by value; the same bits as the single conversions. ok = 0: no pairs (float,
+ * double); those instances are never launched and their functions never called. */
+template <typename T> struct gpu_pair16 {
+    enum { ok = 0 };
+    __device__ static float2 decode(unsigned int)
+    {
+        return make_float2(0.0f, 0.0f);
+    }
+    __device__ static unsigned int encode(float, float)
+    {
+        return 0u;
+    }
+};
+template <> struct gpu_pair16<gpu_fp16s> {
+    enum { ok = 1 };
+    __device__ static float2 decode(unsigned int w)
+    {
+        return __half22float2(*reinterpret_cast<const __half2 *>(&w));
+    }
+    __device__ static unsigned int encode(float a, float b)
+    {
+        const __half2 h = __floats2half2_rn(a, b);
+        return *reinterpret_cast<const unsigned int *>(&h);
+    }
+};
+template <> struct gpu_pair16<gpu_fp16c> {
+    enum { ok = 1 };
+    __device__ static float2 decode(unsigned int w)
+    {
+        return make_float2(lbm_fp16c_decode_scaled((uint16_t)(w & 0xffffu)),
+                           lbm_fp16c_decode_scaled((uint16_t)(w >> 16)));
+    }
+    __device__ static unsigned int encode(float a, float b)
+    {
+        return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
+                                                              << 16;
+    }
+};
+
 template <int COLL, int FORCED>
 __device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
 {
@@ -352,6 +393,60 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
 
 /* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
  * direction arrays. */
+/* GPU_AA_LOCAL_PAIRS: aa's cell-local half on a 16-bit lattice, two cells a thread (x and x + 1,
+ * x even) in 4-byte words, so that a warp's request per direction is 128 bytes, as sp's, instead
+ * of 64 (ncu on the H200: the one-cell local half ran at 52% of DRAM peak with 61% occupancy,
+ * neither issue- nor L2-bound). Each cell collides as in GPU_AA_LOCAL, so the states are the same;
+ * the last cell of a row of odd length goes alone. Launched (gpu_lbm_launch_aa) only where every
+ * pair's word is aligned: even pitch and direction stride. GPU_AA_PAIRS_MINBLOCKS: a study switch
+ * for __launch_bounds__ (unset: none). */
+#ifdef GPU_AA_PAIRS_MINBLOCKS
+#define GPU_AA_PAIRS_BOUNDS __launch_bounds__(512, GPU_AA_PAIRS_MINBLOCKS)
+#else
+#define GPU_AA_PAIRS_BOUNDS
+#endif
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void GPU_AA_PAIRS_BOUNDS aa_pairs_kernel(T *lat, struct lbm_layout l,
+                                                    struct lbm_bounds b,
+                                                    typename coll_of<T>::type p)
+{
+    static_assert(V == GPU_AA_LOCAL_PAIRS, "aa's paired local half");
+    (void)b;
+    if (!gpu_pair16<T>::ok) return; /* float, double: never launched */
+    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= (long)l.nx) return;
+    const typename coll_of<T>::type pc = p;
+    const long cell = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * (long)l.pitch + x;
+    const long ds = (long)l.dir_stride;
+    typedef typename real_of<T>::type R;
+    R f[19], g[19];
+    if (x + 1 < (long)l.nx) {
+        const unsigned int *w = reinterpret_cast<const unsigned int *>(lat);
+        unsigned int *wo = reinterpret_cast<unsigned int *>(lat);
+#define AA_LOAD2_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        const float2 v = gpu_pair16<T>::decode(__ldg(w + ((i)*ds + cell) / 2));                    \
+        f[i] = v.x;                                                                                \
+        g[i] = v.y;                                                                                \
+    }
+        LBM_D3Q19(AA_LOAD2_)
+#undef AA_LOAD2_
+        collide<COLL, FORCED>(f, &pc);
+        collide<COLL, FORCED>(g, &pc);
+#define AA_STORE2_(i, cx, cy, cz, o) wo[((o)*ds + cell) / 2] = gpu_pair16<T>::encode(f[i], g[i]);
+        LBM_D3Q19(AA_STORE2_)
+#undef AA_STORE2_
+    } else {
+#define AA_LOAD1_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + cell);
+        LBM_D3Q19(AA_LOAD1_)
+#undef AA_LOAD1_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE1_(i, cx, cy, cz, o) lat[(o)*ds + cell] = gpu_value<T>(f[i]);
+        LBM_D3Q19(AA_STORE1_)
+#undef AA_STORE1_
+    }
+}
+
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
                                         size_t *y, size_t *z)
 {
