@@ -1,0 +1,654 @@
+/* lbm_kernels.cuh: the CUDA LBM backend's __global__ kernels and their device helpers: the pull
+ * update (two lattices, fused stream-collide, one thread per cell, blocks along x), the in-place
+ * aa update, the initial state, the check's reduction and halo packing. Interior cells gather
+ * with one constant offset per direction; cells on the domain's faces go through pull.h's general
+ * rule (walls, periodic wrap, moving lid). Included by lbm_dispatch.cu alone: the kernels are
+ * instantiated where they are launched (no relocatable device code). */
+#ifndef LBMR_LBM_KERNELS_CUH
+#define LBMR_LBM_KERNELS_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include "init.h"
+#include "lbm_gpu.h"
+#include "pull.h"
+#include "storage16.h"
+
+/* The 16-bit storage formats' stored types (storage16.h): 16 bits per value, distinct types so
+ * that each instantiates its own conversion */
+struct gpu_fp16s {
+    uint16_t h;
+};
+struct gpu_fp16c {
+    uint16_t h;
+};
+
+/* real_of<T>: the type a kernel computes in for lattice type T (the value type itself for float
+ * and double, float for the 16-bit formats); coll_of<T>: its collision parameters */
+template <typename T> struct real_of {
+    typedef T type;
+};
+template <> struct real_of<gpu_fp16s> {
+    typedef float type;
+};
+template <> struct real_of<gpu_fp16c> {
+    typedef float type;
+};
+template <typename T> struct coll_of;
+template <> struct coll_of<float> {
+    typedef struct lbm_coll_sp type;
+};
+template <> struct coll_of<double> {
+    typedef struct lbm_coll_dp type;
+};
+template <> struct coll_of<gpu_fp16s> {
+    typedef struct lbm_coll_sp type;
+};
+template <> struct coll_of<gpu_fp16c> {
+    typedef struct lbm_coll_sp type;
+};
+
+/* Every lattice access of the kernels: gpu_load (plain), gpu_ldg (read-only data path: no thread
+ * writes the location during the launch) give the value a kernel computes with; a store is
+ * `lat[i] = gpu_value<T>(v)`. float and double: the access itself, so their instances compile to
+ * the PTX of direct accesses (the store keeps the form of an assignment: a store through a
+ * function moved the address arithmetic ahead of the value and changed aa's and init's PTX); the
+ * 16-bit formats: the 2-byte value at the same element index, converted (fp16s: cuda_fp16's
+ * conversion instructions; fp16c: storage16.h's conversions by float multiplies, exact here since
+ * device code keeps float subnormals). */
+#define GPU_LBM_IEEE_ACCESS_(T)                                                                    \
+    __device__ __forceinline__ T gpu_load(const T *p)                                              \
+    {                                                                                              \
+        return *p;                                                                                 \
+    }                                                                                              \
+    __device__ __forceinline__ T gpu_ldg(const T *p)                                               \
+    {                                                                                              \
+        return __ldg(p);                                                                           \
+    }
+GPU_LBM_IEEE_ACCESS_(float)
+GPU_LBM_IEEE_ACCESS_(double)
+#undef GPU_LBM_IEEE_ACCESS_
+template <typename T> __device__ __forceinline__ T gpu_value(typename real_of<T>::type v)
+{
+    return v;
+}
+#define GPU_LBM_16BIT_ACCESS_(T, decode, encode)                                                   \
+    __device__ __forceinline__ float gpu_load(const T *p)                                          \
+    {                                                                                              \
+        return decode(p->h);                                                                       \
+    }                                                                                              \
+    __device__ __forceinline__ float gpu_ldg(const T *p)                                           \
+    {                                                                                              \
+        return decode(__ldg(&p->h));                                                               \
+    }                                                                                              \
+    template <> __device__ __forceinline__ T gpu_value<T>(float v)                                 \
+    {                                                                                              \
+        T r;                                                                                       \
+        r.h = encode(v);                                                                           \
+        return r;                                                                                  \
+    }
+GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
+GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scaled)
+#undef GPU_LBM_16BIT_ACCESS_
+
+/* Two values of a 16-bit lattice in one 4-byte word (the lower address in the low half), for
+ * GPU_AA_LOCAL_PAIRS: fp16s through cuda_fp16's paired conversions (one instruction for two),
+ * fp16c value by value; the same bits as the single conversions. ok = 0: no pairs (float,
+ * double); those instances are never launched and their functions never called. */
+template <typename T> struct gpu_pair16 {
+    enum { ok = 0 };
+    __device__ static float2 decode(unsigned int)
+    {
+        return make_float2(0.0f, 0.0f);
+    }
+    __device__ static unsigned int encode(float, float)
+    {
+        return 0u;
+    }
+};
+template <> struct gpu_pair16<gpu_fp16s> {
+    enum { ok = 1 };
+    __device__ static float2 decode(unsigned int w)
+    {
+        return __half22float2(*reinterpret_cast<const __half2 *>(&w));
+    }
+    __device__ static unsigned int encode(float a, float b)
+    {
+        const __half2 h = __floats2half2_rn(a, b);
+        return *reinterpret_cast<const unsigned int *>(&h);
+    }
+};
+template <> struct gpu_pair16<gpu_fp16c> {
+    enum { ok = 1 };
+    __device__ static float2 decode(unsigned int w)
+    {
+        return make_float2(lbm_fp16c_decode_scaled((uint16_t)(w & 0xffffu)),
+                           lbm_fp16c_decode_scaled((uint16_t)(w >> 16)));
+    }
+    __device__ static unsigned int encode(float a, float b)
+    {
+        return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
+                                                              << 16;
+    }
+};
+
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(float f[19], const lbm_coll_sp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_sp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_sp(f, p, FORCED);
+    else
+        lbm_bgk_sp(f, p, FORCED);
+}
+template <int COLL, int FORCED>
+__device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
+{
+    if (COLL == LBM_TRT)
+        lbm_trt_dp(f, p, FORCED);
+    else if (COLL == LBM_MRT)
+        lbm_mrt_dp(f, p, FORCED);
+    else
+        lbm_bgk_dp(f, p, FORCED);
+}
+
+/* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
+ * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
+ * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
+ * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): GPU_PULL_BOX_GHOSTS
+ * where it touches them, GPU_PULL_BOX for the interior, which never reads a ghost (fewer
+ * registers) */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__device__ __forceinline__ void
+pull_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_layout &l,
+          const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long x, long y, long z);
+
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
+                            struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
+                            int y0, int z0)
+{
+    static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
+                      V == GPU_PULL_BOX_GHOSTS,
+                  "a pull variant");
+    const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
+    const long x = (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z;
+    if (x >= (box ? (long)x1 : (long)l.nx)) return;
+    const typename coll_of<T>::type pc = p;
+    pull_cell<T, COLL, FORCED, V>(src, dst, l, b, pc, x, y, z);
+}
+
+/* One cell's pull update (pull_kernel's, and the paired kernel's for the cells it takes alone) */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__device__ __forceinline__ void
+pull_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_layout &l,
+          const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long x, long y, long z)
+{
+    const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
+    const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long plane = (long)(l.pitch * l.sy);
+    typedef typename real_of<T>::type R;
+    R f[19];
+    const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
+    if ((V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz) {
+        /* rows away from the y and z faces, in the whole-domain kernel and in interior boxes
+         * (which never reach an x side facing another rank): the x ends are selects in the
+         * same instruction stream (a wall's bounce-back or the periodic wrap), so the first and
+         * last warp of each row do not diverge into the general rule */
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        const long nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = gpu_load(src + at);                                                                 \
+    }
+        LBM_D3Q19(GPU_LOADX_)
+#undef GPU_LOADX_
+    } else if (V == GPU_PULL) {
+        /* rows on a y or z face of the whole domain (whole warps): pull.h's rule (no ghosts)
+         * as selects on every axis, unrolled, so these 1.6% of the rows at 256^3 (4 of every
+         * 256 rows) issue their 19 loads at once as the rows above do instead of one branch
+         * per direction. The same values: a wall's source is the cell's own opposite slot, plus
+         * the lid's term where z - c_z = nz */
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
+        const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+        const int lidz = b.lid_ux != 0.0 && !perz;
+        const R lid = (R)(6.0 * b.lid_ux);
+#define GPU_LOADF_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
+        const int outx = (cx) != 0 && (xo < 0 || xo >= nx);                                        \
+        const int outy = (cy) != 0 && (yo < 0 || yo >= ny);                                        \
+        const int outz = (cz) != 0 && (zo < 0 || zo >= nz);                                        \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        at += outx ? (xo < 0 ? nx : -nx) : 0L;                                                     \
+        at += outy ? (yo < 0 ? ny * pitch : -ny * pitch) : 0L;                                     \
+        at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
+        at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
+        const int on_lid = (cz) != 0 && lidz && zo == nz;                                          \
+        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
+    }
+        LBM_D3Q19(GPU_LOADF_)
+#undef GPU_LOADF_
+    } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
+        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+#define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
+    f[i] = gpu_load(src + (V == GPU_PULL_AOS ? (base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)  \
+                                             : (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane));
+        LBM_D3Q19(GPU_LOAD_)
+#undef GPU_LOAD_
+    } else {
+        const R lid = (R)(6.0 * b.lid_ux);
+#define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        int on_lid;                                                                                \
+        size_t at =                                                                                \
+            lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, V == GPU_PULL_BOX_GHOSTS);  \
+        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
+    }
+        LBM_D3Q19(GPU_EDGE_)
+#undef GPU_EDGE_
+    }
+    collide<COLL, FORCED>(f, &pc);
+#define GPU_STORE_(i, cx, cy, cz, o)                                                               \
+    if (V == GPU_PULL_AOS)                                                                         \
+        dst[cell * 19 + (i)] = gpu_value<T>(f[i]);                                                 \
+    else                                                                                           \
+        dst[(size_t)i * l.dir_stride + cell] = gpu_value<T>(f[i]);
+    LBM_D3Q19(GPU_STORE_)
+#undef GPU_STORE_
+}
+
+/* GPU_PULL_PAIRS: pull_kernel's GPU_PULL on a 16-bit lattice, two cells a thread (x and x + 1, x
+ * even) in 4-byte words, as aa_pairs_kernel does for aa's cell-local half: a warp's request per
+ * direction is 128 bytes instead of 64. Rows away from the y and z faces: each direction's word
+ * at the cells' own x; a direction with c_x = 1 takes the cell x - 1's value from the lane below
+ * (a shuffle; lane 0 loads that word), c_x = -1 the cell x + 2's from the lane above (lane 31
+ * loads it), and the x ends take the wall's or the periodic wrap's value as pull_kernel's selects
+ * do. Face rows and the last cell of a row of odd length: pull_cell, one cell at a time. The same
+ * arithmetic per cell, so the same states. Launched (lbm_step) only where every word is aligned:
+ * even pitch and direction stride. */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
+                                  struct lbm_layout l, struct lbm_bounds b,
+                                  typename coll_of<T>::type p, int x0, int x1, int y0, int z0)
+{
+    static_assert(V == GPU_PULL_PAIRS, "pull's paired kernel");
+    (void)x0, (void)x1, (void)y0, (void)z0;
+    if (!gpu_pair16<T>::ok) return; /* float, double: never launched */
+    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    const long y = blockIdx.y, z = blockIdx.z, nx = (long)l.nx;
+    const typename coll_of<T>::type pc = p;
+    if (!(y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1)) {
+        /* a face row (whole blocks: a block lies in one row) */
+        if (x < nx) pull_cell<T, COLL, FORCED, GPU_PULL>(src, dst, l, b, pc, x, y, z);
+        if (x + 1 < nx) pull_cell<T, COLL, FORCED, GPU_PULL>(src, dst, l, b, pc, x + 1, y, z);
+        return;
+    }
+    /* every lane of a warp takes part in the shuffles, those past the row's end too */
+    const int pair = x + 1 < nx;
+    const unsigned int lane = threadIdx.x & 31u;
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
+    const long row = ((long)z * (long)l.sy + (long)y) * pitch; /* cell (0, y, z) */
+    const int perx = b.periodic[0];
+    const unsigned int *ws = reinterpret_cast<const unsigned int *>(src);
+    unsigned int *wd = reinterpret_cast<unsigned int *>(dst);
+    typedef typename real_of<T>::type R;
+    R f[19], g[19];
+#define PAIR_LOAD_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        const long rb = (i)*ds + row - (cy)*pitch - (cz)*plane; /* direction i's source row */     \
+        const unsigned int w = pair ? __ldg(ws + (rb + x) / 2) : 0u;                               \
+        if ((cx) == 0) {                                                                           \
+            const float2 v = gpu_pair16<T>::decode(w);                                             \
+            f[i] = v.x;                                                                            \
+            g[i] = v.y;                                                                            \
+        } else if ((cx) == 1) { /* sources x - 1, x */                                             \
+            unsigned int below = __shfl_up_sync(0xffffffffu, w, 1);                                \
+            if (lane == 0 && pair && x >= 2) below = __ldg(ws + (rb + x - 2) / 2);                 \
+            f[i] = gpu_pair16<T>::decode(below).y;                                                 \
+            g[i] = gpu_pair16<T>::decode(w).x;                                                     \
+            if (x == 0) f[i] = gpu_ldg(src + (perx ? rb + nx - 1 : (o)*ds + row));                 \
+        } else { /* sources x + 1, x + 2 */                                                        \
+            unsigned int above = __shfl_down_sync(0xffffffffu, w, 1);                              \
+            if (lane == 31 && x + 2 < nx) above = __ldg(ws + (rb + x + 2) / 2);                    \
+            f[i] = gpu_pair16<T>::decode(w).y;                                                     \
+            g[i] = gpu_pair16<T>::decode(above).x;                                                 \
+            if (x + 2 == nx) g[i] = gpu_ldg(src + (perx ? rb : (o)*ds + row + x + 1));             \
+        }                                                                                          \
+    }
+    LBM_D3Q19(PAIR_LOAD_)
+#undef PAIR_LOAD_
+    if (pair) {
+        collide<COLL, FORCED>(f, &pc);
+        collide<COLL, FORCED>(g, &pc);
+#define PAIR_STORE_(i, cx, cy, cz, o)                                                              \
+    wd[((i)*ds + row + x) / 2] = gpu_pair16<T>::encode(f[i], g[i]);
+        LBM_D3Q19(PAIR_STORE_)
+#undef PAIR_STORE_
+    } else if (x < nx) {
+        pull_cell<T, COLL, FORCED, GPU_PULL>(src, dst, l, b, pc, x, y, z); /* odd nx: the last */
+    }
+}
+
+/* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
+ * direction d's post-collision value sits in slot opp(d) of its cell. V = GPU_AA_NEIGHBOURS (the
+ * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
+ * plus the lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d)
+ * of the cell, with opp(d)'s lid term). GPU_AA_LOCAL: slot d in, collide, slot opp(d) out. Every
+ * location is read and written by one thread, and a thread writes exactly the locations it
+ * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
+ * which no other thread writes during the launch. They matter most: with plain loads the even
+ * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; the cause,
+ * likely addresses held across the collision, is not established). */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
+                          typename coll_of<T>::type p)
+{
+    static_assert(V == GPU_AA_NEIGHBOURS || V == GPU_AA_LOCAL || V == GPU_AA_FACES,
+                  "an aa variant");
+    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    long y = blockIdx.y, z = blockIdx.z;
+    if (V == GPU_AA_FACES) {
+        /* row r of gpu_aa_face_rows' list: first every row with y on a face (y = 0, and
+         * y = ny - 1 where ny > 1) plane by plane, then the rows between them with z on a face */
+        const long ny = (long)l.ny, nz = (long)l.nz, fy = ny > 1 ? 2 : 1, fz = nz > 1 ? 2 : 1;
+        const long r = (long)blockIdx.z * gridDim.y + blockIdx.y;
+        if (r < fy * nz) {
+            z = r / fy;
+            y = r % fy ? ny - 1 : 0;
+        } else {
+            y = 1 + (r - fy * nz) / fz;
+            z = (r - fy * nz) % fz ? nz - 1 : 0;
+            if (y >= ny - 1) return; /* past the list's end */
+        }
+    }
+    if (x >= (long)l.nx) return;
+    const typename coll_of<T>::type pc = p;
+    const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
+    typedef typename real_of<T>::type R;
+    R f[19];
+    if (V == GPU_AA_LOCAL) {
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + (long)cell);
+        LBM_D3Q19(AA_LOAD_)
+#undef AA_LOAD_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = gpu_value<T>(f[i]);
+        LBM_D3Q19(AA_STORE_)
+#undef AA_STORE_
+    } else if (V == GPU_AA_NEIGHBOURS) {
+        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one) */
+        if (y == 0 || y == (long)l.ny - 1 || z == 0 || z == (long)l.nz - 1) return;
+        /* rows away from the y and z faces: the x ends are selects in the same instruction
+         * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
+         * last warp of a row do not diverge into the general rule (as in pull_kernel) */
+        const long c = (long)cell, nx = (long)l.nx;
+        const int perx = b.periodic[0];
+#define AA_LOADX_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x - (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i)*ds + c;                         \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        f[i] = gpu_ldg(lat + at);                                                                  \
+    }
+        LBM_D3Q19(AA_LOADX_)
+#undef AA_LOADX_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STOREX_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
+        if ((cx) != 0) {                                                                           \
+            const long xo = x + (cx);                                                              \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+        }                                                                                          \
+        lat[at] = gpu_value<T>(f[i]);                                                              \
+    }
+        LBM_D3Q19(AA_STOREX_)
+#undef AA_STOREX_
+    } else {
+        /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
+         * neighbour half's update there, in a kernel of its own so that its registers (sp 76,
+         * dp 126, ptxas BGK; the inner rows' kernel 64 / 94) do not bound the inner rows'
+         * occupancy. pull.h's rule (one
+         * rank, no ghosts) as selects on every axis, unrolled, both ways: f_d from slot opp(d)
+         * of the cell upstream, x - c_d (across a wall: slot d of the cell, plus the lid's term
+         * where z - c_z = nz), and into slot d of the cell downstream, x + c_d (across a wall:
+         * slot opp(d) of the cell, plus opp(d)'s lid term where z + c_z = nz). Looped over the
+         * directions with the general rule in the neighbour half's kernel, these 1.6% of the
+         * rows at 256^3 had cost several times a row above them */
+        const long c = (long)cell;
+        const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
+        const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+        const int lidz = b.lid_ux != 0.0 && !perz;
+        const R lid = (R)(6.0 * b.lid_ux);
+/* the cell at (x, y, z) + s * c (s = -1 upstream, +1 downstream): *at its offset within a
+ * direction array (wrapped on periodic axes), the result 1 when a wall lies between */
+#define AA_FACE_CELL_(cx, cy, cz, s, at)                                                           \
+    (at = c + (s) * ((cx) + (cy)*pitch + (cz)*plane),                                              \
+     at += (s) * (cx) != 0 && (x + (s) * (cx) < 0 || x + (s) * (cx) >= nx)                         \
+               ? (x + (s) * (cx) < 0 ? nx : -nx)                                                   \
+               : 0L,                                                                               \
+     at += (s) * (cy) != 0 && (y + (s) * (cy) < 0 || y + (s) * (cy) >= ny)                         \
+               ? (y + (s) * (cy) < 0 ? ny * pitch : -ny * pitch)                                   \
+               : 0L,                                                                               \
+     at += (s) * (cz) != 0 && (z + (s) * (cz) < 0 || z + (s) * (cz) >= nz)                         \
+               ? (z + (s) * (cz) < 0 ? nz * plane : -nz * plane)                                   \
+               : 0L,                                                                               \
+     (!perx && (cx) != 0 && (x + (s) * (cx) < 0 || x + (s) * (cx) >= nx)) ||                       \
+         (!pery && (cy) != 0 && (y + (s) * (cy) < 0 || y + (s) * (cy) >= ny)) ||                   \
+         (!perz && (cz) != 0 && (z + (s) * (cz) < 0 || z + (s) * (cz) >= nz)))
+#define AA_LOADF_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        long at;                                                                                   \
+        const int wall = AA_FACE_CELL_(cx, cy, cz, -1, at);                                        \
+        const R v = gpu_ldg(lat + (wall ? (i)*ds + c : (o)*ds + at));                              \
+        const int on_lid = (cz) != 0 && lidz && z - (cz) == nz;                                    \
+        f[i] = wall ? v + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0) : v;         \
+    }
+        LBM_D3Q19(AA_LOADF_)
+#undef AA_LOADF_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STOREF_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        long at;                                                                                   \
+        const int wall = AA_FACE_CELL_(cx, cy, cz, 1, at);                                         \
+        const int on_lid = (cz) != 0 && lidz && z + (cz) == nz;                                    \
+        const R v = f[i] + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(-(cx)) : (R)0);         \
+        lat[wall ? (o)*ds + c : (i)*ds + at] = gpu_value<T>(wall ? v : f[i]);                      \
+    }
+        LBM_D3Q19(AA_STOREF_)
+#undef AA_STOREF_
+#undef AA_FACE_CELL_
+    }
+}
+
+/* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
+ * direction arrays. */
+/* GPU_AA_LOCAL_PAIRS: aa's cell-local half on a 16-bit lattice, two cells a thread (x and x + 1,
+ * x even) in 4-byte words, so that a warp's request per direction is 128 bytes, as sp's, instead
+ * of 64 (ncu on the H200: the one-cell local half ran at 52% of DRAM peak with 61% occupancy,
+ * neither issue- nor L2-bound). Each cell collides as in GPU_AA_LOCAL, so the states are the same;
+ * the last cell of a row of odd length goes alone. Launched (gpu_lbm_launch_aa) only where every
+ * pair's word is aligned: even pitch and direction stride. GPU_AA_PAIRS_MINBLOCKS: a study switch
+ * for __launch_bounds__ (unset: none). */
+#ifdef GPU_AA_PAIRS_MINBLOCKS
+#define GPU_AA_PAIRS_BOUNDS __launch_bounds__(512, GPU_AA_PAIRS_MINBLOCKS)
+#else
+#define GPU_AA_PAIRS_BOUNDS
+#endif
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void GPU_AA_PAIRS_BOUNDS aa_pairs_kernel(T *lat, struct lbm_layout l,
+                                                    struct lbm_bounds b,
+                                                    typename coll_of<T>::type p)
+{
+    static_assert(V == GPU_AA_LOCAL_PAIRS, "aa's paired local half");
+    (void)b;
+    if (!gpu_pair16<T>::ok) return; /* float, double: never launched */
+    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= (long)l.nx) return;
+    const typename coll_of<T>::type pc = p;
+    const long cell = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * (long)l.pitch + x;
+    const long ds = (long)l.dir_stride;
+    typedef typename real_of<T>::type R;
+    R f[19], g[19];
+    if (x + 1 < (long)l.nx) {
+        const unsigned int *w = reinterpret_cast<const unsigned int *>(lat);
+        unsigned int *wo = reinterpret_cast<unsigned int *>(lat);
+#define AA_LOAD2_(i, cx, cy, cz, o)                                                                \
+    {                                                                                              \
+        const float2 v = gpu_pair16<T>::decode(__ldg(w + ((i)*ds + cell) / 2));                    \
+        f[i] = v.x;                                                                                \
+        g[i] = v.y;                                                                                \
+    }
+        LBM_D3Q19(AA_LOAD2_)
+#undef AA_LOAD2_
+        collide<COLL, FORCED>(f, &pc);
+        collide<COLL, FORCED>(g, &pc);
+#define AA_STORE2_(i, cx, cy, cz, o) wo[((o)*ds + cell) / 2] = gpu_pair16<T>::encode(f[i], g[i]);
+        LBM_D3Q19(AA_STORE2_)
+#undef AA_STORE2_
+    } else {
+#define AA_LOAD1_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + cell);
+        LBM_D3Q19(AA_LOAD1_)
+#undef AA_LOAD1_
+        collide<COLL, FORCED>(f, &pc);
+#define AA_STORE1_(i, cx, cy, cz, o) lat[(o)*ds + cell] = gpu_value<T>(f[i]);
+        LBM_D3Q19(AA_STORE1_)
+#undef AA_STORE1_
+    }
+}
+
+__device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
+                                        size_t *y, size_t *z)
+{
+    const int soa = l.cs == 1; /* else AoS: i = cell x 19 + d */
+    size_t r = soa ? i % l.dir_stride : i / 19;
+    size_t xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
+    *d = (int)(soa ? i / l.dir_stride : i % 19);
+    *x = xs - l.ox; /* wraps to huge below the fluid */
+    *y = ys - l.gy;
+    *z = zs - l.gz;
+    return *x < l.nx && *y < l.ny && *z < l.nz && zs < l.sz;
+}
+
+/* init.h's state (or NaN poison in padding and ghosts and, with poison_all, everywhere) */
+template <typename T>
+__global__ void init_kernel(T *lat, struct lbm_layout l, struct lbm_place pl, int poison_all,
+                            int aa)
+{
+    typedef typename real_of<T>::type R;
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        int d;
+        size_t x, y, z;
+        if (poison_all || !fluid_at(l, i, &d, &x, &y, &z))
+            lat[i] = gpu_value<T>((R)NAN);
+        else /* stored shifted: g = f - w; aa keeps direction d in slot opp(d) */
+            lat[i] = gpu_value<T>((R)lbm_init_shifted(aa ? lbm_opposite(d) : d, x + pl.offset[0],
+                                                      y + pl.offset[1], z + pl.offset[2]));
+    }
+}
+
+__device__ __forceinline__ uint64_t bits_of(float v)
+{
+    return (uint64_t)(uint32_t)__float_as_uint(v);
+}
+__device__ __forceinline__ uint64_t bits_of(double v)
+{
+    return (uint64_t)__double_as_longlong(v);
+}
+/* a 16-bit value: its 16 stored bits, widened as a float's 32 are */
+__device__ __forceinline__ uint64_t bits_of(gpu_fp16s v)
+{
+    return (uint64_t)v.h;
+}
+__device__ __forceinline__ uint64_t bits_of(gpu_fp16c v)
+{
+    return (uint64_t)v.h;
+}
+
+template <typename T>
+__global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place pl, size_t gnx,
+                             size_t gny, size_t gnz, double *partial, unsigned long long *hsum,
+                             int aa)
+{
+    __shared__ double sm[2][256];
+    __shared__ unsigned long long sh[256];
+    double m = 0, bad = 0;
+    unsigned long long h = 0;
+    const size_t n = l.elems, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        int d;
+        size_t x, y, z;
+        if (!fluid_at(l, i, &d, &x, &y, &z)) continue;
+        double v = (double)gpu_load(lat + i);
+        h += lbm_value_hash(aa ? lbm_opposite(d) : d, x + pl.offset[0], y + pl.offset[1],
+                            z + pl.offset[2], gnx, gny, gnz, bits_of(lat[i]));
+        if (isfinite(v))
+            m += v;
+        else
+            bad += 1;
+    }
+    sm[0][threadIdx.x] = m;
+    sm[1][threadIdx.x] = bad;
+    sh[threadIdx.x] = h;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s) {
+            sm[0][threadIdx.x] += sm[0][threadIdx.x + s];
+            sm[1][threadIdx.x] += sm[1][threadIdx.x + s];
+            sh[threadIdx.x] += sh[threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partial[2 * blockIdx.x] = sm[0][0];
+        partial[2 * blockIdx.x + 1] = sm[1][0];
+        hsum[blockIdx.x] = sh[0];
+    }
+}
+
+struct dirset {
+    int n;
+    int d[5];
+};
+
+/* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells */
+template <typename T>
+__global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long lx, long ly,
+                            long lz, long ex, long ey, long ez, T *buf, int unpack)
+{
+    const size_t box = (size_t)(ex * ey * ez), n = box * (size_t)ds.n;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        size_t k = i / box, r = i % box;
+        long x = lx + (long)(r % (size_t)ex), y = ly + (long)(r / (size_t)ex % (size_t)ey);
+        long z = lz + (long)(r / (size_t)(ex * ey));
+        int d = ds.d[0];
+        for (int j = 1; j < 5; j++)
+            d = (size_t)j == k ? ds.d[j] : d;
+        size_t at = LBM_IDX(&l, d, x, y, z);
+        if (unpack)
+            lat[at] = buf[i];
+        else
+            buf[i] = lat[at];
+    }
+}
+
+#endif
