@@ -73,14 +73,12 @@ static inline long nt_chunk_cells(size_t es, long n)
 }
 
 /* Software prefetch distance of aa's 19 source streams, in bytes ahead per direction (0: none,
- * each row one loop as before). The streams are read and written in the same lines; a prefetch 8
- * lines ahead in each is meant to keep misses in flight where the hardware streamers restart (every
- * 4 KiB page). On the 16-core host aa sp gained 4% in the median of five alternated rounds, dp
- * none; pull_nt with the same prefetches lost 8 points of copy_nt (its non-temporal stores and the
- * prefetches presumably compete for fill buffers: no counter could show it), so it has none
- * (data/lbm/cpu-prefetch-h100-host-2026-11-23). -DLBMR_PREFETCH=N for studies. */
+ * each row one loop). Off by default: it helped aa only slightly where aa is memory-bound (the
+ * 16-core host) and cost more where it is core-bound (the 2-core VM), and pull_nt lost with it
+ * (data/lbm/cpu-prefetch-h100-host-2026-11-23, data/lbm/cpu-prefetch-2core-vm-2026-11-23).
+ * -DLBMR_PREFETCH=N (bytes, e.g. 512) for studies. */
 #ifndef LBMR_PREFETCH
-#define LBMR_PREFETCH 512
+#define LBMR_PREFETCH 0
 #endif
 /* bytes per direction of each prefetched block of aa: four cache lines */
 #define LBM_OMP_PF_BLOCK_BYTES 256
