@@ -395,20 +395,13 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
  * direction arrays. */
 /* GPU_AA_LOCAL_PAIRS: aa's cell-local half on a 16-bit lattice, two cells a thread (x and x + 1,
  * x even) in 4-byte words, so that a warp's request per direction is 128 bytes, as sp's, instead
- * of 64 (ncu on the H200: the one-cell local half ran at 52% of DRAM peak with 61% occupancy,
- * neither issue- nor L2-bound). Each cell collides as in GPU_AA_LOCAL, so the states are the same;
- * the last cell of a row of odd length goes alone. Launched (gpu_lbm_launch_aa) only where every
- * pair's word is aligned: even pitch and direction stride. GPU_AA_PAIRS_MINBLOCKS: a study switch
- * for __launch_bounds__ (unset: none). */
-#ifdef GPU_AA_PAIRS_MINBLOCKS
-#define GPU_AA_PAIRS_BOUNDS __launch_bounds__(512, GPU_AA_PAIRS_MINBLOCKS)
-#else
-#define GPU_AA_PAIRS_BOUNDS
-#endif
+ * of 64: one cell a thread, that half waited on its requests with neither a pipe nor a cache busy
+ * (ncu, data/lbm/gpu-aa-pairs-h200-2026-11-23). Each cell collides as in GPU_AA_LOCAL, so the
+ * states are the same; the last cell of a row of odd length goes alone. Launched
+ * (gpu_lbm_launch_aa) only where every pair's word is aligned: even pitch and direction stride. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
-__global__ void GPU_AA_PAIRS_BOUNDS aa_pairs_kernel(T *lat, struct lbm_layout l,
-                                                    struct lbm_bounds b,
-                                                    typename coll_of<T>::type p)
+__global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
+                                typename coll_of<T>::type p)
 {
     static_assert(V == GPU_AA_LOCAL_PAIRS, "aa's paired local half");
     (void)b;
