@@ -391,8 +391,6 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     }
 }
 
-/* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
- * direction arrays. */
 /* GPU_AA_LOCAL_PAIRS: aa's cell-local half on a 16-bit lattice, two cells a thread (x and x + 1,
  * x even) in 4-byte words, so that a warp's request per direction is 128 bytes, as sp's, instead
  * of 64: one cell a thread, that half waited on its requests with neither a pipe nor a cache busy
@@ -440,6 +438,8 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
     }
 }
 
+/* Local fluid coordinates of lattice element i; 0 for padding, ghosts and the gap between
+ * direction arrays. */
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
                                         size_t *y, size_t *z)
 {
