@@ -255,6 +255,22 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
+/* aa's cell-local update of one cell (GPU_AA_LOCAL; the paired kernel's lone last cell): slot d
+ * in, collide, slot opp(d) out */
+template <typename T, int COLL, int FORCED>
+__device__ __forceinline__ void aa_local_cell(T *lat, long cell, long ds,
+                                              const typename coll_of<T>::type &pc)
+{
+    typename real_of<T>::type f[19];
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + cell);
+    LBM_D3Q19(AA_LOAD_)
+#undef AA_LOAD_
+    collide<COLL, FORCED>(f, &pc);
+#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + cell] = gpu_value<T>(f[i]);
+    LBM_D3Q19(AA_STORE_)
+#undef AA_STORE_
+}
+
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. V = GPU_AA_NEIGHBOURS (the
  * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
@@ -294,13 +310,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     typedef typename real_of<T>::type R;
     R f[19];
     if (V == GPU_AA_LOCAL) {
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + (long)cell);
-        LBM_D3Q19(AA_LOAD_)
-#undef AA_LOAD_
-        collide<COLL, FORCED>(f, &pc);
-#define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + (long)cell] = gpu_value<T>(f[i]);
-        LBM_D3Q19(AA_STORE_)
-#undef AA_STORE_
+        aa_local_cell<T, COLL, FORCED>(lat, (long)cell, ds, pc);
     } else if (V == GPU_AA_NEIGHBOURS) {
         /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one) */
         if (y == 0 || y == (long)l.ny - 1 || z == 0 || z == (long)l.nz - 1) return;
@@ -410,8 +420,8 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
     const long cell = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * (long)l.pitch + x;
     const long ds = (long)l.dir_stride;
     typedef typename real_of<T>::type R;
-    R f[19], g[19];
     if (x + 1 < (long)l.nx) {
+        R f[19], g[19];
         const unsigned int *w = reinterpret_cast<const unsigned int *>(lat);
         unsigned int *wo = reinterpret_cast<unsigned int *>(lat);
 #define AA_LOAD2_(i, cx, cy, cz, o)                                                                \
@@ -428,13 +438,7 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
         LBM_D3Q19(AA_STORE2_)
 #undef AA_STORE2_
     } else {
-#define AA_LOAD1_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + cell);
-        LBM_D3Q19(AA_LOAD1_)
-#undef AA_LOAD1_
-        collide<COLL, FORCED>(f, &pc);
-#define AA_STORE1_(i, cx, cy, cz, o) lat[(o)*ds + cell] = gpu_value<T>(f[i]);
-        LBM_D3Q19(AA_STORE1_)
-#undef AA_STORE1_
+        aa_local_cell<T, COLL, FORCED>(lat, cell, ds, pc);
     }
 }
 
