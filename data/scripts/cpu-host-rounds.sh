@@ -12,6 +12,9 @@
 #   sweep   the round's slice of SLICES (below)                          -> sweep-<r>.csv
 # then roofline, if BINDIR has it (otherwise run it afterwards, see COMMAND.md of the study):
 #   roofline stream-<r>.csv lbm-<r>.csv sweep-<r>.csv -o roof-<r>.csv
+# (one round's stream file at a time: roofline takes the fastest verified copy of each host,
+# precision and write-allocate among all the files given; pull's ceiling is copy, pull_nt's and
+# aa's copy_nt, and the 16-bit rows', fp16c's too, the fp16s (2-byte) copy.)
 #
 # Environment (defaults in brackets):
 #   ROUNDS [5]  SIZE [256]  THREADS [16]  PEER_IT [10] (the peer's iterations; its set-up of about
