@@ -506,6 +506,22 @@ size_t lbm_shell_x_cells(void)
     return SIZE_MAX;
 }
 
+/* Shells: the CPU updates a whole x split's rows in one call anyway, so updating the faces
+ * again only adds work. */
+int lbm_x_faces_updated(void)
+{
+    return 0;
+}
+
+int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                    const long hi[3], void *buf, int queue, char *err, size_t errlen)
+{
+    const size_t l[3] = {(size_t)lo[0], (size_t)lo[1], (size_t)lo[2]};
+    const size_t h[3] = {(size_t)hi[0], (size_t)hi[1], (size_t)hi[2]};
+    return lbm_update_box(s, l, h, queue, err, errlen) ||
+           lbm_halo_copy(s, LBM_HALO_PACK, dirs, ndirs, lo, hi, buf, queue, err, errlen);
+}
+
 int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)
 {
     *first_on_device = local_rank == 0; /* the node's ranks share its packages */

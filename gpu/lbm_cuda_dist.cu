@@ -43,6 +43,19 @@ extern "C" int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const i
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo kernel launch", err, errlen);
 }
 
+extern "C" int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                               const long hi[3], void *buf, int queue, char *err, size_t errlen)
+{
+    cudaError_t e;
+    if (ndirs < 1 || ndirs > 5) {
+        snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
+        return 1;
+    }
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
+    e = gpu_lbm_launch_pull_halo(s, dirs, ndirs, lo, hi, buf, s->q[queue]);
+    return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo update launch", err, errlen);
+}
+
 extern "C" void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
     void *p = NULL;
@@ -121,6 +134,14 @@ extern "C" void lbm_swap(struct lbm_state *s)
 extern "C" size_t lbm_shell_x_cells(void)
 {
     return 32;
+}
+
+/* Updated faces: an x face's cells lie one to a row, so any x shell runs its rows at a fraction of
+ * the interior's rate; updating the face again into its halo buffer (one thread a cell, along y)
+ * lets the interior kernel take whole rows beside the exchange. */
+extern "C" int lbm_x_faces_updated(void)
+{
+    return 1;
 }
 
 extern "C" int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)

@@ -101,8 +101,33 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
 {
     const void *src = s->lat[s->cur];
     void *dst = s->lat[1 - s->cur];
-    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0};
+    int ey = 0, ez = 0; /* GPU_PULL_HALO's */
+    struct dirset ds;
+    memset(&ds, 0, sizeof ds);
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
+                    &z0,  &ey,  &ez,     &ds};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
+}
+
+cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int ndirs,
+                                     const long lo[3], const long hi[3], void *buf,
+                                     cudaStream_t stream)
+{
+    const void *src = s->lat[s->cur];
+    int x0 = (int)lo[0], x1 = (int)hi[0], y0 = (int)lo[1], z0 = (int)lo[2];
+    int ey = (int)(hi[1] - lo[1]), ez = (int)(hi[2] - lo[2]);
+    const size_t cells = (size_t)(x1 - x0) * (size_t)ey * (size_t)ez;
+    const unsigned threads = (unsigned)s->threads;
+    struct dirset ds;
+    memset(&ds, 0, sizeof ds);
+    ds.n = ndirs;
+    for (int k = 0; k < ndirs; k++)
+        ds.d[k] = dirs[k];
+    void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
+                    &z0,  &ey,  &ez,     &ds};
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO),
+                            dim3((unsigned)((cells + threads - 1) / threads)), dim3(threads), args,
+                            0, stream);
 }
 
 cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,

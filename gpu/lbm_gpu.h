@@ -44,6 +44,7 @@ struct lbm_state {
     X(GPU_PULL_AOS, pull_kernel)        /* pull_aos: the same on an array of structures */         \
     X(GPU_PULL_BOX, pull_kernel)        /* a box of a sub-domain that reads no ghost layer */      \
     X(GPU_PULL_BOX_GHOSTS, pull_kernel) /* a box of a sub-domain that reads ghost layers */        \
+    X(GPU_PULL_HALO, pull_kernel)       /* a halo's cells updated into its send buffer */          \
     X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
     X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
     X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
@@ -69,6 +70,12 @@ cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim
 cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream);
+/* Queue the update of the cells [lo, hi) from s->lat[s->cur], as the box kernel updates them,
+ * writing populations dirs[0..ndirs) (1 to 5) into buf ([dir][z][y][x], as the halo pack) and
+ * nothing into the lattice, on `stream`. */
+cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int ndirs,
+                                     const long lo[3], const long hi[3], void *buf,
+                                     cudaStream_t stream);
 /* aa's rows on a y or z face: fy nz + fz (ny - 2) for fy, fz = 2 (1 where ny, nz = 1) */
 long gpu_aa_face_rows(const struct lbm_layout *l);
 /* Queue one in-place aa update of s->lat[0]: the half s->aa_even names (the neighbour half: its

@@ -154,46 +154,68 @@ __device__ __forceinline__ void collide(double f[19], const lbm_coll_dp *p)
         lbm_bgk_dp(f, p, FORCED);
 }
 
+/* the populations a halo carries (1 to 5 directions) */
+struct dirset {
+    int n;
+    int d[5];
+};
+
 /* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
  * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
  * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
  * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): GPU_PULL_BOX_GHOSTS
  * where it touches them, GPU_PULL_BOX for the interior, which never reads a ghost (fewer
- * registers) */
+ * registers). GPU_PULL_HALO updates the cells of a halo's box [x0, x1) x [y0, y0 + ey) x
+ * [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, one cell a thread with x fastest (an x face's cells
+ * lie along y), and writes only the populations ds into dst, a halo buffer ordered
+ * [dir][z][y][x] as halo_kernel packs it: the face's update again, so that the box which updates
+ * the same cells into the lattice can run beside the exchange instead of before it. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
-                            int y0, int z0)
+                            int y0, int z0, int ey, int ez, struct dirset ds)
 {
     static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
-                      V == GPU_PULL_BOX_GHOSTS,
+                      V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO,
                   "a pull variant");
     const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
-    const long x = (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
-    const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z;
-    if (x >= (box ? (long)x1 : (long)l.nx)) return;
+    /* GPU_PULL_HALO: cell i of the halo's box (ex x ey x ez cells, x fastest) */
+    const long ex = (long)x1 - (long)x0;
+    const long i_halo = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (V == GPU_PULL_HALO && i_halo >= ex * ey * ez) return;
+    const long x = V == GPU_PULL_HALO
+                       ? (long)x0 + i_halo % ex
+                       : (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long y =
+        V == GPU_PULL_HALO ? (long)y0 + i_halo / ex % ey : (box ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = V == GPU_PULL_HALO ? (long)z0 + i_halo / (ex * ey)
+                                      : (box ? (long)z0 : 0L) + (long)blockIdx.z;
+    if (V != GPU_PULL_HALO && x >= (box ? (long)x1 : (long)l.nx)) return;
     const typename coll_of<T>::type pc = p;
-    const size_t cell = (box ? l.org : 0) + ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
+    const size_t cell = (box || V == GPU_PULL_HALO ? l.org : 0) +
+                        ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long plane = (long)(l.pitch * l.sy);
     typedef typename real_of<T>::type R;
     R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
-    if ((V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz) {
-        /* rows away from the y and z faces, in the whole-domain kernel and in interior boxes
-         * (which never reach an x side facing another rank): the x ends are selects in the
-         * same instruction stream (a wall's bounce-back or the periodic wrap), so the first and
-         * last warp of each row do not diverge into the general rule */
+    if (V != GPU_PULL_AOS && inner_yz) {
+        /* rows away from the y and z faces: the x ends are selects in the same instruction
+         * stream (a wall's bounce-back, the periodic wrap, or, where another rank lies beyond,
+         * the ghost cell the plain offset reaches), so the first and last warp of each row do not
+         * diverge into the general rule. GPU_PULL and GPU_PULL_BOX (whose boxes never reach an
+         * x side facing another rank) compile without the ghost test. */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx;
         const int perx = b.periodic[0];
+        const int ghost_lo = (V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO) && b.neighbor[0][0];
+        const int ghost_hi = (V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO) && b.neighbor[0][1];
 #define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
         long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
         if ((cx) != 0) {                                                                           \
             const long xo = x - (cx);                                                              \
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
-            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+            at = (xo < 0 && !ghost_lo) || (xo >= nx && !ghost_hi) ? alt : at;                      \
         }                                                                                          \
         f[i] = gpu_load(src + at);                                                                 \
     }
@@ -238,14 +260,28 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
-        size_t at =                                                                                \
-            lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, V == GPU_PULL_BOX_GHOSTS);  \
+        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid,                     \
+                                   V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO);                \
         f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
     }
         LBM_D3Q19(GPU_EDGE_)
 #undef GPU_EDGE_
     }
     collide<COLL, FORCED>(f, &pc);
+    if (V == GPU_PULL_HALO) {
+        /* population ds.d[k] to slot k of the buffer: selects over the 19, so that f stays in
+         * registers (an index by a run-time direction would put it in local memory) */
+        const long cells = ex * ey * ez;
+        for (int k = 0; k < 5; k++) {
+            if (k >= ds.n) break;
+            R v = f[0];
+#define GPU_PICK_(i, cx, cy, cz, o) v = ds.d[k] == (i) ? f[i] : v;
+            LBM_D3Q19(GPU_PICK_)
+#undef GPU_PICK_
+            dst[k * cells + i_halo] = gpu_value<T>(v);
+        }
+        return;
+    }
 #define GPU_STORE_(i, cx, cy, cz, o)                                                               \
     if (V == GPU_PULL_AOS)                                                                         \
         dst[cell * 19 + (i)] = gpu_value<T>(f[i]);                                                 \
@@ -533,11 +569,6 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place
         hsum[blockIdx.x] = sh[0];
     }
 }
-
-struct dirset {
-    int n;
-    int d[5];
-};
 
 /* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells */
 template <typename T>

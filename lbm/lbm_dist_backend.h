@@ -33,6 +33,13 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
 int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
                   const long lo[3], const long hi[3], void *buf, int queue, char *err,
                   size_t errlen);
+/* Updates the cells in [lo, hi) (inside the local box) from the current lattice as
+ * lbm_update_box does and writes their populations dirs[0..ndirs) into buf, ordered as
+ * lbm_halo_copy packs them: the halo of an x face, whose cells then need no shell updated before
+ * the exchange (the interior box updates them again, to the same values). The GPU leaves the
+ * lattice alone; the CPU updates the cells into the next lattice and packs them. */
+int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                    const long hi[3], void *buf, int queue, char *err, size_t errlen);
 /* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
 void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
 void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);
@@ -54,6 +61,9 @@ void lbm_swap(struct lbm_state *s);
 /* Cells across each x shell of a distributed update (decomp_boxes): the width at which the
  * backend updates a box a few cells wide along x about as fast per cell as the interior. */
 size_t lbm_shell_x_cells(void);
+/* 1 where the backend is faster with x faces' halos updated into their buffers
+ * (lbm_halo_update) and no x shells, 0 with x shells (the default of LBMR_X_FACES, dist.c). */
+int lbm_x_faces_updated(void);
 /* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open.
  * *first_on_device: 1 when no lower rank of the node uses the same device (its power meter
  * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its

@@ -25,5 +25,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/stderr" >&2; echo "mpi_same_state: exit status $rc" >&2; exit 1; }
 [ -s "$tmp/stdout" ] && { echo "mpi_same_state: stdout not empty with -o" >&2; exit 1; }
-"$check" "$tmp/out.csv" --bench lbm --backend cpu --same-state "$same" || exit 1
+backend=cpu
+case ${bin##*/} in *gpu*) backend=gpu ;; esac
+"$check" "$tmp/out.csv" --bench lbm --backend "$backend" --same-state "$same" || exit 1
 echo "mpi_same_state: $(($(wc -l <"$tmp/out.csv") - 1)) rows verified$([ "$same" = 1 ] && echo ", one state per case on every grid")"

@@ -204,8 +204,8 @@ static void check_halos(const struct part *pt, int nranks, int me, const int per
 
 /* The update's boxes cover the rank's box once; all but the last are shells on sides with a
  * neighbour, one cell thick along y or z and xw cells wide along x (fewer only where the x shells
- * took every cell left, so that the interior is empty); the last, the interior, touches no such
- * side. */
+ * took every cell left, so that the interior is empty; xw = 0: no x shells); the last, the
+ * interior, touches no such side (xw = 0: along x it does, whole rows). */
 static void check_boxes(const struct part *p, size_t xw)
 {
     size_t lo[DECOMP_MAX_BOXES][3], hi[DECOMP_MAX_BOXES][3];
@@ -232,7 +232,7 @@ static void check_boxes(const struct part *p, size_t xw)
             int shell = 0;
             for (int a = 0; a < 3; a++) {
                 const size_t w = hi[b][a] - lo[b][a];
-                const size_t want = a == 0 && xw > 1 ? xw : 1;
+                const size_t want = a == 0 ? xw : 1;
                 shell |= (w == want || (a == 0 && w < want && inner == 0)) &&
                          ((lo[b][a] == 0 && p->place.neighbor[a][0]) ||
                           (hi[b][a] == p->n[a] && p->place.neighbor[a][1]));
@@ -240,8 +240,10 @@ static void check_boxes(const struct part *p, size_t xw)
             CHECK(shell);
         } else {
             for (int a = 0; a < 3; a++)
-                CHECK(hi[b][a] == lo[b][a] || ((lo[b][a] > 0 || !p->place.neighbor[a][0]) &&
-                                               (hi[b][a] < p->n[a] || !p->place.neighbor[a][1])));
+                CHECK(hi[b][a] == lo[b][a] ||
+                      (a == 0 && xw == 0 && lo[b][a] == 0 && hi[b][a] == p->n[a]) ||
+                      ((lo[b][a] > 0 || !p->place.neighbor[a][0]) &&
+                       (hi[b][a] < p->n[a] || !p->place.neighbor[a][1])));
         }
     }
     CHECK(covered == cells);
@@ -269,6 +271,7 @@ static void check_split(const size_t whole[3], const int procs[3], const int per
         p->nh = decomp_halos(p->n, &p->place, p->coords, procs, periodic, p->h);
         CHECK(p->nh >= 0 && p->nh <= DECOMP_MAX_HALOS);
         check_sides(p, procs, periodic);
+        check_boxes(p, 0);
         check_boxes(p, 1);
         check_boxes(p, 3);
         check_boxes(p, 32);
@@ -307,7 +310,8 @@ static void test_splits(void)
 }
 
 /* An x split of 200 x 6 x 5 over 2 ranks with 32-cell x shells: each rank first updates the 32
- * x columns next to its neighbour (whole y-z planes), then the 68 others. */
+ * x columns next to its neighbour (whole y-z planes), then the 68 others; without x shells
+ * (xw = 0) one box, the whole part. */
 static void test_x_shells(void)
 {
     const size_t whole[3] = {200, 6, 5};
@@ -324,6 +328,8 @@ static void test_x_shells(void)
         CHECK(lo[1][0] == (r == 0 ? 0u : 32u) && hi[1][0] == (r == 0 ? 68u : 100u));
         for (int b = 0; b < 2; b++)
             CHECK(lo[b][1] == 0 && hi[b][1] == 6 && lo[b][2] == 0 && hi[b][2] == 5);
+        CHECK(decomp_boxes(n, &place, 0, lo, hi) == 1);
+        CHECK(lo[0][0] == 0 && hi[0][0] == 100);
     }
 }
 

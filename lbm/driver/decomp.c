@@ -153,8 +153,8 @@ int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t xw,
     int nbox = 0;
     for (int a = 2; a >= 0; a--) {
         for (int side = 0; side < 2; side++) {
-            size_t w = a == 0 && xw > 1 ? xw : 1;
-            if (!place->neighbor[a][side] || l[a] >= u[a]) continue;
+            size_t w = a == 0 ? xw : 1;
+            if (!place->neighbor[a][side] || l[a] >= u[a] || w == 0) continue;
             if (w > u[a] - l[a]) w = u[a] - l[a];
             memcpy(lo[nbox], l, sizeof l);
             memcpy(hi[nbox], u, sizeof u);

@@ -59,8 +59,10 @@ int decomp_halos(const size_t n[3], const struct lbm_place *place, const int coo
  * neighbour (z low, z high, then y, then x; each shell leaves out the ones before it), then the
  * interior, last; returns how many (1: the whole box). The shells are what the halos need, so the
  * interior can run while they travel. z and y shells are one cell thick (whole rows); x shells
- * are xw cells wide (at least 1, at most what is left): a 1-cell x shell is one value per row,
- * which a GPU runs as one thread per block and a CPU as one cold cache line per population. */
+ * are xw cells wide (at most what is left): a 1-cell x shell is one value per row, which a GPU
+ * runs as one thread per block and a CPU as one cold cache line per population. xw = 0: no x
+ * shells, the interior spans whole rows (the x faces' halos are then updated straight into their
+ * buffers, lbm_halo_update). */
 int decomp_boxes(const size_t n[3], const struct lbm_place *place, size_t xw,
                  size_t lo[DECOMP_MAX_BOXES][3], size_t hi[DECOMP_MAX_BOXES][3]);
 

@@ -6,7 +6,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "d3q19.h"
 #include "dist_run.h"
 
 int dist_dims_create(int n, int procs[3])
@@ -14,17 +16,44 @@ int dist_dims_create(int n, int procs[3])
     return decomp_dims(n, procs);
 }
 
+/* LBMR_X_FACES (a study switch: the backend's choice when unset) into *updated: 1 where the x
+ * faces' halos are updated into their buffers beside the interior ("update"), 0 where x shells
+ * are updated before the exchange and packed ("shells") */
+static int x_faces(int *updated, char *err, size_t errlen)
+{
+    const char *v = getenv("LBMR_X_FACES");
+    *updated = lbm_x_faces_updated();
+    if (!v || !*v) return 0;
+    if (strcmp(v, "update") == 0 || strcmp(v, "shells") == 0) {
+        *updated = strcmp(v, "update") == 0;
+        return 0;
+    }
+    snprintf(err, errlen, "LBMR_X_FACES=%.40s: accepted are update, shells (or unset)", v);
+    return 1;
+}
+
+int dist_x_faces_check(char *err, size_t errlen)
+{
+    int updated;
+    return x_faces(&updated, err, errlen);
+}
+
 /* the halos and boxes of this rank's part, from its place in the rank grid */
 static void plan(struct dist_run *r, const int coords[3], const int procs[3], const int periodic[3])
 {
     const size_t n[3] = {r->c.nx, r->c.ny, r->c.nz};
     struct decomp_halo g[DECOMP_MAX_HALOS];
+    char err[96];
     r->nh = decomp_halos(n, &r->c.place, coords, procs, periodic, g);
+    if (x_faces(&r->x_update, err, sizeof err)) r->x_update = lbm_x_faces_updated(); /* checked */
     for (int k = 0; k < r->nh; k++) {
         r->h[k].g = g[k];
         r->h[k].node_peer = dist_comm_node_rank(r->comm, g[k].peer);
+        /* a face's halo along x alone: no y or z shell holds its cells */
+        r->h[k].updated = r->x_update && lbm_cy[g[k].dir] == 0 && lbm_cz[g[k].dir] == 0;
     }
-    r->nbox = decomp_boxes(n, &r->c.place, lbm_shell_x_cells(), r->box_lo, r->box_hi);
+    r->nbox =
+        decomp_boxes(n, &r->c.place, r->x_update ? 0 : lbm_shell_x_cells(), r->box_lo, r->box_hi);
 }
 
 int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,

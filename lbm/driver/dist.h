@@ -41,6 +41,8 @@ enum dist_halo {
 };
 /* 0 if this job can send halos that way (after dist_init); else why not, in err. */
 int dist_halo_check(int halo, char *err, size_t errlen);
+/* 0 when LBMR_X_FACES is unset, "update" or "shells"; else 1 and what is accepted, in err. */
+int dist_x_faces_check(char *err, size_t errlen);
 /* Halo buffers for an allocated state (after lbm_alloc); collective over the run's ranks. */
 int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, size_t errlen);
 /* dist_step with or without the halo exchange (without: the same updates, for timing only) */

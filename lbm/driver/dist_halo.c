@@ -188,7 +188,7 @@ static size_t wire_bytes(const struct halo *h)
     return h->via == VIA_NODE ? 0 : h->bytes;
 }
 
-int dist_halo_pack(struct dist_run *r, char *err, size_t errlen)
+int dist_halo_pack(struct dist_run *r, int update, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
     const int f = r->flip;
@@ -201,8 +201,11 @@ int dist_halo_pack(struct dist_run *r, char *err, size_t errlen)
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        if (lbm_halo_copy(s, LBM_HALO_PACK, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
-                          LBM_QUEUE_EDGE, err, errlen) ||
+        if ((update && h->updated
+                 ? lbm_halo_update(s, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
+                                   LBM_QUEUE_EDGE, err, errlen)
+                 : lbm_halo_copy(s, LBM_HALO_PACK, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
+                                 LBM_QUEUE_EDGE, err, errlen)) ||
             (h->via != VIA_DEVICE &&
              lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost, h->sbuf, h->bytes,
                              LBM_COPY_TO_HOST, err, errlen)))

@@ -27,6 +27,7 @@ struct halo {
     void *sbuf, *rbuf[2];   /* backend memory */
     void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
     void *phost[2];         /* VIA_NODE: the neighbour's rhost[], where this rank's halo goes */
+    int updated;            /* its cells are updated into sbuf (lbm_halo_update), not packed */
 };
 
 struct dist_run {
@@ -41,14 +42,17 @@ struct dist_run {
     int nh;
     size_t box_lo[DECOMP_MAX_BOXES][3], box_hi[DECOMP_MAX_BOXES][3]; /* decomp_boxes */
     int nbox;
-    int flip; /* which receive buffer of each pair this exchange uses */
+    int x_update; /* no x shells: the x faces' halos are updated into their buffers */
+    int flip;     /* which receive buffer of each pair this exchange uses */
     struct lbm_state *s;
 };
 
 /* dist_halo.c: the exchange of one update, in three parts (dist_loop.c interleaves the interior
- * update with them): post the receives and pack every halo from the next lattice; send once
- * packed; wait and unpack into the next lattice's ghost layers. */
-int dist_halo_pack(struct dist_run *r, char *err, size_t errlen);
+ * update with them): post the receives and pack every halo from the next lattice (update: the
+ * halos marked updated are updated from the current lattice into their buffers instead, as the
+ * interior has not run yet); send once packed; wait and unpack into the next lattice's ghost
+ * layers. */
+int dist_halo_pack(struct dist_run *r, int update, char *err, size_t errlen);
 int dist_halo_send(struct dist_run *r, char *err, size_t errlen);
 int dist_halo_finish(struct dist_run *r, char *err, size_t errlen);
 /* frees the halo buffers and unpins the window (before the window itself goes) */

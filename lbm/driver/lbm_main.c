@@ -527,7 +527,7 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
     }
     for (int k = 0; k < o->nhalos; k++)
         if (dist_halo_check(o->halos[k], err, errlen)) return 1;
-    return 0;
+    return dist_x_faces_check(err, errlen);
 }
 
 /* Case c on every rank grid, each overlap and halo setting a row of its own. */
