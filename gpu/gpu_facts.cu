@@ -105,6 +105,9 @@ extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen
      * odd multiples of 16 sp cells, 9-10% slower there (data/lbm/gpu-aa-align-h100-2026-11-23);
      * pull keeps 32, which lost it nothing and cost it no padding */
     d->row_align_inplace = 128;
+    /* x splits on 128-byte lines: fluid cell 0 a whole line after the ghost cell, so the 32-cell
+     * x shells and the interior's rows start on a line (data/mpi/xfaces-h100-2026-11-23) */
+    d->row_align_split_x = 128;
     d->out_of_cache_bytes = SYSINFO_CACHE_FACTOR * f.l2_bytes;
     snprintf(d->out_of_cache_why, sizeof d->out_of_cache_why,
              "%d x the GPU's L2 (%.1f MiB) = %.1f MiB", SYSINFO_CACHE_FACTOR,

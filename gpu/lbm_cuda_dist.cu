@@ -136,12 +136,12 @@ extern "C" size_t lbm_shell_x_cells(void)
     return 32;
 }
 
-/* Updated faces: an x face's cells lie one to a row, so any x shell runs its rows at a fraction of
- * the interior's rate; updating the face again into its halo buffer (one thread a cell, along y)
- * lets the interior kernel take whole rows beside the exchange. */
+/* Shells: on 128-byte rows (row_align_split_x) the 32-cell shells and the pack from them took less
+ * time before the send than updating the faces again, whose 19 loads a cell read one value per
+ * sector (data/mpi/xfaces-h100-2026-11-23) */
 extern "C" int lbm_x_faces_updated(void)
 {
-    return 1;
+    return 0;
 }
 
 extern "C" int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)

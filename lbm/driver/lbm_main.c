@@ -542,6 +542,7 @@ static int expand_grids(const struct run_ctx *x, struct runner *r, const struct 
                 break; /* one rank exchanges nothing: overlap and path make no difference */
             memset(&u, 0, sizeof u);
             u.c = *c;
+            if (!o->aligns.n) u.c.align = lbm_row_align_default(&x->dev, c->kernel, p[0] > 1);
             u.grid = k;
             u.overlap = o->overlaps[v / o->nhalos];
             u.halo = o->halos[v % o->nhalos];
@@ -568,7 +569,7 @@ static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_cas
     c->ny = o->dims[i[4]][1];
     c->nz = o->dims[i[4]][2];
     c->pad = o->pads.v[i[5]];
-    c->align = o->aligns.n ? o->aligns.v[i[6]] : lbm_row_align_default(&x->dev, c->kernel);
+    c->align = o->aligns.n ? o->aligns.v[i[6]] : lbm_row_align_default(&x->dev, c->kernel, 0);
     c->omega = o->omega;
     c->lid_ux = o->lid_ux;
     if (c->geometry == LBM_CHANNEL) c->force[0] = o->force;

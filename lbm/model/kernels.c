@@ -17,9 +17,10 @@ int lbm_single_rank(enum lbm_kernel k)
     return k == LBM_AA || k == LBM_PULL_AOS;
 }
 
-size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k)
+size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k, int split_x)
 {
-    return lbm_lattices(k) == 1 ? d->row_align_inplace : d->row_align;
+    const size_t a = lbm_lattices(k) == 1 ? d->row_align_inplace : d->row_align;
+    return split_x && d->row_align_split_x > a ? d->row_align_split_x : a;
 }
 
 int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen)

@@ -96,9 +96,10 @@ int lbm_lattices(enum lbm_kernel k);
 /* 1 for the kernels that run on one rank only (aa, pull_aos) */
 int lbm_single_rank(enum lbm_kernel k);
 /* Bytes a kernel's x rows are aligned to without --align: the backend's row_align_inplace for
- * the in-place kernel, its row_align for the others */
+ * the in-place kernel, its row_align for the others, and on a rank grid split along x (split_x)
+ * the larger of that and its row_align_split_x */
 struct device_facts;
-size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k);
+size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k, int split_x);
 /* Bytes of the lattices of a case (what a backend allocates, give or take a page). */
 size_t lbm_bytes_needed(const struct lbm_case *c);
 /* The default domain's edge: the smallest multiple of 16, at least min_edge, whose cube's one
