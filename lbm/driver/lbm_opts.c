@@ -244,7 +244,7 @@ static const struct options_entry entries[] = {
      parse_pad},
     {"align", 0, "LIST",
      "x rows aligned to this many bytes, 0 for none (default: cpu 0, gpu 32, a memory sector, "
-     "and 128, a cache line, for aa)",
+     "and 128, a cache line, for aa and on rank grids split along x)",
      NULL, NULL, OPTIONS_PARSE, parse_align},
     {"collision", 0, "LIST", "bgk,trt,mrt (default bgk)", NULL, NULL, OPTIONS_PARSE,
      parse_collision},
