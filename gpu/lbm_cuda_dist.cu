@@ -28,16 +28,21 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err, errlen);
 }
 
+/* 0 when a halo's population count fits the kernels' dirset (1 to 5); else 1 and why, in err */
+static int halo_ndirs_bad(int ndirs, char *err, size_t errlen)
+{
+    if (ndirs >= 1 && ndirs <= 5) return 0;
+    snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
+    return 1;
+}
+
 extern "C" int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
                              const long lo[3], const long hi[3], void *buf, int queue, char *err,
                              size_t errlen)
 {
     const size_t n = (size_t)((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])) * (size_t)ndirs;
     cudaError_t e;
-    if (ndirs < 1 || ndirs > 5) {
-        snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
-        return 1;
-    }
+    if (halo_ndirs_bad(ndirs, err, errlen)) return 1;
     if (n == 0) return 0;
     e = gpu_lbm_launch_halo(s, dirs, ndirs, lo, hi, buf, dir == LBM_HALO_UNPACK, s->q[queue]);
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo kernel launch", err, errlen);
@@ -47,10 +52,7 @@ extern "C" int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, 
                                const long hi[3], void *buf, int queue, char *err, size_t errlen)
 {
     cudaError_t e;
-    if (ndirs < 1 || ndirs > 5) {
-        snprintf(err, errlen, "a halo carries 1 to 5 populations, not %d", ndirs);
-        return 1;
-    }
+    if (halo_ndirs_bad(ndirs, err, errlen)) return 1;
     if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
     e = gpu_lbm_launch_pull_halo(s, dirs, ndirs, lo, hi, buf, s->q[queue]);
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo update launch", err, errlen);

@@ -95,6 +95,17 @@ static void *coll_params(struct lbm_state *s)
                                                                 : (void *)&s->u.pdp;
 }
 
+/* the halo kernels' dirset of dirs[0..ndirs) (ndirs 0 to 5; unused slots zero) */
+static struct dirset dirset_of(const int *dirs, int ndirs)
+{
+    struct dirset ds;
+    memset(&ds, 0, sizeof ds);
+    ds.n = ndirs;
+    for (int k = 0; k < ndirs; k++)
+        ds.d[k] = dirs[k];
+    return ds;
+}
+
 cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream)
@@ -102,8 +113,7 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
     const void *src = s->lat[s->cur];
     void *dst = s->lat[1 - s->cur];
     int ey = 0, ez = 0; /* GPU_PULL_HALO's */
-    struct dirset ds;
-    memset(&ds, 0, sizeof ds);
+    struct dirset ds = dirset_of(NULL, 0);
     void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
                     &z0,  &ey,  &ez,     &ds};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
@@ -118,11 +128,7 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     int ey = (int)(hi[1] - lo[1]), ez = (int)(hi[2] - lo[2]);
     const size_t cells = (size_t)(x1 - x0) * (size_t)ey * (size_t)ez;
     const unsigned threads = (unsigned)s->threads;
-    struct dirset ds;
-    memset(&ds, 0, sizeof ds);
-    ds.n = ndirs;
-    for (int k = 0; k < ndirs; k++)
-        ds.d[k] = dirs[k];
+    struct dirset ds = dirset_of(dirs, ndirs);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
                     &z0,  &ey,  &ez,     &ds};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO),
@@ -179,16 +185,12 @@ cudaError_t gpu_lbm_launch_check(struct lbm_state *s)
 cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                                 const long hi[3], void *buf, int unpack, cudaStream_t stream)
 {
-    struct dirset ds;
+    struct dirset ds = dirset_of(dirs, ndirs);
     void *lat = s->lat[1 - s->cur];
     long at[3] = {lo[0], lo[1], lo[2]};
     long ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
     const size_t n = (size_t)(ext[0] * ext[1] * ext[2]) * (size_t)ndirs;
     const int blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
-    memset(&ds, 0, sizeof ds);
-    ds.n = ndirs;
-    for (int k = 0; k < ndirs; k++)
-        ds.d[k] = dirs[k];
     void *args[] = {&lat,    &s->u.l, &ds,     &at[0], &at[1], &at[2],
                     &ext[0], &ext[1], &ext[2], &buf,   &unpack};
     return cudaLaunchKernel(prec_aux(s->u.c.prec).halo, dim3(blocks), dim3(256), args, 0, stream);

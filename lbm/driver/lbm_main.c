@@ -530,7 +530,8 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
     return dist_x_faces_check(err, errlen);
 }
 
-/* Case c on every rank grid, each overlap and halo setting a row of its own. */
+/* Case c on every rank grid, each overlap and halo setting a row of its own; without --align the
+ * backend's row alignment for the case's kernel and the grid. */
 static int expand_grids(const struct run_ctx *x, struct runner *r, const struct lbm_case *c)
 {
     const struct lbm_opts *o = x->o;
@@ -554,7 +555,7 @@ static int expand_grids(const struct run_ctx *x, struct runner *r, const struct 
 }
 
 /* The case of one choice from each list (the indices, in expand's order); without --align the
- * backend's row alignment for the case's kernel. */
+ * row alignment is left to expand_grids, which knows the rank grid. */
 static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_case *c)
 {
     const struct lbm_opts *o = x->o;
@@ -569,7 +570,7 @@ static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_cas
     c->ny = o->dims[i[4]][1];
     c->nz = o->dims[i[4]][2];
     c->pad = o->pads.v[i[5]];
-    c->align = o->aligns.n ? o->aligns.v[i[6]] : lbm_row_align_default(&x->dev, c->kernel, 0);
+    c->align = o->aligns.n ? o->aligns.v[i[6]] : 0;
     c->omega = o->omega;
     c->lid_ux = o->lid_ux;
     if (c->geometry == LBM_CHANNEL) c->force[0] = o->force;
