@@ -31,7 +31,7 @@ struct device_facts {
     size_t row_align;           /* bytes an lbm x row is aligned to without --align: gpu 32 */
     size_t row_align_inplace;   /* the same for the in-place kernel (aa): gpu 128, cpu 0 */
     size_t row_align_split_x;   /* the same on a rank grid split along x (rows with x ghost
-                                   cells): gpu 128, cpu 0 */
+                                   cells): gpu 128, cpu 64 */
     size_t out_of_cache_bytes;  /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */
     char out_of_cache_why[160]; /* how that was found, for stderr */
     size_t default_edge_min;    /* smallest edge of the default lbm domain; 0: none */

@@ -104,6 +104,10 @@ int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(d);
+    /* a grid split along x puts a ghost cell before each row's fluid: with rows on no boundary
+     * every vector store of a row straddles two cache lines and the non-temporal ones leave
+     * lines half written; on a line (64 bytes) they start where a split-free row does */
+    d->row_align_split_x = 64;
 #ifdef LBMR_KERNEL_FLAGS
     if (LBMR_KERNEL_FLAGS[0]) { /* the LBM kernels' own flags (CMakeLists.txt) */
         size_t n = strlen(d->flags);

@@ -205,18 +205,19 @@ int main(void)
     {
         /* rows without --align: the in-place kernel takes the backend's row_align_inplace, the
          * two-lattice kernels its row_align, raised to row_align_split_x on a grid split along
-         * x; zeroed facts (the cpu's) leave every kernel at 0 */
+         * x; the cpu's facts leave every kernel at 0 but x-split rows on a 64-byte line */
         struct device_facts gpu, cpu;
         memset(&gpu, 0, sizeof gpu);
         memset(&cpu, 0, sizeof cpu);
         gpu.row_align = 32;
         gpu.row_align_inplace = 128;
         gpu.row_align_split_x = 128;
+        cpu.row_align_split_x = 64;
         for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
             CHECK(lbm_row_align_default(&gpu, (enum lbm_kernel)k, 0) == (k == LBM_AA ? 128u : 32u));
             CHECK(lbm_row_align_default(&gpu, (enum lbm_kernel)k, 1) == 128u);
             CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 0) == 0);
-            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 1) == 0);
+            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 1) == 64u);
         }
     }
     return check_report("test_lbm_model");
