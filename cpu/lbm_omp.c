@@ -40,6 +40,7 @@ static void plan_rows(struct lbm_state *s)
         p->ok = 0;
         return;
     }
+    p->pull_end_inner[0] = p->pull_end_inner[1] = 1;
     for (int d = 0; d < 19; d++) {
         const int o = lbm_opp[d], cx = lbm_cx[d], cy = lbm_cy[d], cz = lbm_cz[d];
         long sc[3];
@@ -52,6 +53,7 @@ static void plan_rows(struct lbm_state *s)
                 (ptrdiff_t)lbm_pull_index(l, b, d, cx, cy, cz, o, x, y, z, &lid, LBM_PULL_HALO) -
                 row;
             p->ok &= !lid;
+            p->pull_end_inner[e] &= p->pull_end[e][d] == p->pull[d] + x * cs;
         }
         /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
         p->aa_r[d] = (ptrdiff_t)LBM_IDX(l, o, 0, y - cy, z - cz) - cx - row;

@@ -15,9 +15,11 @@
  * pattern, worked out once by the general rules (pull.h) instead of per row (38 of them per
  * row cost as much as a quarter of a 256-cell row's update). */
 struct row_plan {
-    int ok;                       /* some row is regular (ny, nz >= 3 or ghost layers) */
-    ptrdiff_t pull[19];           /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
-    ptrdiff_t pull_end[2][19];    /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
+    int ok;                    /* some row is regular (ny, nz >= 3 or ghost layers) */
+    ptrdiff_t pull[19];        /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
+    ptrdiff_t pull_end[2][19]; /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
+    int pull_end_inner[2];     /* 1: that end reads as the cells inside do (a ghost layer beyond it,
+                                  a rank split along x), so the row's loop already gives it */
     ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
     ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
 };

@@ -2,11 +2,12 @@
  * pull_aos), compiled once per PULL line of LBM_OMP_VARIANTS and precision (lbm_omp_kernel.h names
  * the constants). Cells away from the x ends (and on regular rows the ends too, overwritten after)
  * form a vectorisable loop over 19 precomputed source offsets; the row's two end cells take the
- * general rule of pull.h. With ROW_NT a regular row of aligned direction rows goes out in steps of
- * LBMR_NT_LINES cache lines per direction, each streamed with non-temporal stores as soon as it is
- * computed; other rows go in chunks (nt_chunk_cells), each built in a thread-local buffer and
- * streamed out after. One long function: its statements are those the performance was measured
- * with, kept as they were. */
+ * general rule of pull.h, but on a regular row an end with a ghost layer beyond it (a rank split
+ * along x), which reads as the inner cells do and keeps what the loop gave it. With ROW_NT a
+ * regular row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per
+ * direction, each streamed with non-temporal stores as soon as it is computed; other rows go in
+ * chunks (nt_chunk_cells), each built in a thread-local buffer and streamed out after. One long
+ * function: its statements are those the performance was measured with, kept as they were. */
 #include "lbm_omp_kernel.h"
 
 #define ROW_LINE ((long)(64 / sizeof(ROW_STORED)))                    /* cells in a cache line */
@@ -144,7 +145,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
         _Alignas(64) ROW_STORED t[19][W];                                                          \
         ROW_LINE_CELLS_(W)                                                                         \
         for (int e = 0; e < 2; e++) {                                                              \
-            if (e ? c + (W) != nx : c != 0) continue;                                              \
+            if ((e ? c + (W) != nx : c != 0) || s->plan.pull_end_inner[e]) continue;               \
             ROW_REAL f[19];                                                                        \
             ROW_END_FN__(ROW_FN)(s, src, y, z, e ? nx - 1 : 0, 1, f);                              \
             for (int d = 0; d < 19; d++)                                                           \
@@ -207,9 +208,10 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #undef ROW_K_
 #undef ROW_STORE_
         }
-        /* the ends of the row by the general rule, over what the loop wrote there */
+        /* the ends of the row by the general rule, over what the loop wrote there, but for an
+         * end of a regular row that reads as the inner cells do (a ghost layer beyond it) */
         for (long x = 0; x < nx; x += (nx > 1 ? nx - 1 : 1)) {
-            if (x < c0 || x >= c1) continue;
+            if (x < c0 || x >= c1 || (regular && s->plan.pull_end_inner[x > 0])) continue;
             ROW_REAL f[19];
             ROW_END_FN__(ROW_FN)(s, src, y, z, x, regular, f);
             for (int d = 0; d < 19; d++)
