@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# default_align.sh LBM_BIN PULL_ALIGN AA_ALIGN [SPLIT_X_ALIGN MPIEXEC]: without --align the rows of
+# default_align.sh LBM_BIN PULL_ALIGN AA_ALIGN SPLIT_X_ALIGN [MPIEXEC]: without --align the rows of
 # pull and aa carry the backend's default row alignment for each kernel (gpu: 32 bytes for pull,
 # 128 for the in-place aa, data/lbm/gpu-aa-align-h100-2026-11-23; cpu: 0 for both); an explicit
-# --align applies to every kernel. With SPLIT_X_ALIGN and MPIEXEC, pull's rows on a grid split
-# along x (2 ranks, 2x1x1) carry SPLIT_X_ALIGN (gpu 128, cpu 64: a row's fluid after its ghost
-# cell starts on a line), on a z split PULL_ALIGN, and --align still wins.
+# --align applies to every kernel. With MPIEXEC, pull's rows on a grid split along x (2 ranks,
+# 2x1x1) carry SPLIT_X_ALIGN (gpu 128, cpu 64: a row's fluid after its ghost cell starts on a
+# line), on a z split PULL_ALIGN, and --align still wins.
 set -u
-bin=$1 want_pull=$2 want_aa=$3 want_split=${4:-} mpiexec=${5:-}
+bin=$1 want_pull=$2 want_aa=$3 want_split=$4 mpiexec=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "default_align: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
@@ -27,7 +27,7 @@ for a in 0 32 128; do
     run --align $a
     [ "$(aligns)" = "pull=$a aa=$a " ] || fail "--align $a: $(aligns)(want $a for both)"
 done
-[ -n "$want_split" ] || { echo "default_align: pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both"; exit 0; }
+[ -n "$mpiexec" ] || { echo "default_align: pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both"; exit 0; }
 
 # grid=align per row of a 2-rank pull run over 2x1x1 and 1x1x2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
