@@ -15,6 +15,7 @@
 
 #ifdef LBMR_WITH_LIKWID
 #include <likwid.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #endif
 
@@ -281,6 +282,30 @@ static void lk_close(struct likwid_power *l)
     l->log = NULL;
 }
 
+/* likwid ends the whole process (exit) where its access layer cannot start, as where its access
+ * daemon refuses an unsupported processor: the same opening is first made in a child, muted as
+ * the caller is, and only a child that ends normally lets this process make it. 0: go ahead;
+ * else the child's exit status (or 128 + its signal). */
+static int lk_trial(const int *cpus, int ncpu)
+{
+    int st = 0;
+    pid_t pid;
+    fflush(NULL); /* nothing buffered for the child to write twice */
+    pid = fork();
+    if (pid < 0) return 0; /* no trial possible: this process goes ahead as before */
+    if (pid == 0) {
+        int err = HPMinit();
+        for (int k = 0; !err && k < ncpu; k++)
+            err = HPMaddThread(cpus[k]);
+        if (!err) power_init(cpus[0]);
+        _exit(0); /* the counters opened, or an error likwid returned: either way it came back */
+    }
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return 0;
+    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 0;
+}
+
 /* Finds each package's first hardware thread, opens them in likwid's access layer, and keeps
  * the PKG and DRAM domains whose status counter power_init could read; then reads them once. */
 static int lk_open(struct likwid_power *l, char *why, size_t whylen)
@@ -319,6 +344,11 @@ static int lk_open(struct likwid_power *l, char *why, size_t whylen)
         }
         if (ncpu == 0) snprintf(what, sizeof what, "no hardware thread in likwid's topology");
     }
+    if (!err && ncpu > 0 && (err = lk_trial(cpus, ncpu)) != 0)
+        snprintf(what, sizeof what,
+                 "likwid ended a trial process opening its access layer: "
+                 "exit %d",
+                 err);
     if (!err && ncpu > 0) {
         err = HPMinit();
         l->hpm = err == 0;
