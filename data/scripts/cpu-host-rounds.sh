@@ -38,6 +38,9 @@ peer_dp=${4:-}
 for x in "$bin/lbm-cpu" "$bin/stream-cpu" ${peer_sp:+"$peer_sp"} ${peer_dp:+"$peer_dp"}; do
     [ -x "$x" ] || { echo "cpu-host-rounds.sh: $x is not an executable file" >&2; exit 2; }
 done
+# the peer runs in OUTDIR: its paths absolute
+[ -z "$peer_sp" ] || peer_sp=$(cd "$(dirname "$peer_sp")" && pwd)/$(basename "$peer_sp")
+[ -z "$peer_dp" ] || peer_dp=$(cd "$(dirname "$peer_dp")" && pwd)/$(basename "$peer_dp")
 mkdir -p "$out" || exit 2
 rounds=${ROUNDS:-5}
 size=${SIZE:-256}
@@ -71,8 +74,9 @@ item_peer() {
         local exe=$peer_sp
         [ "$p" = dp ] && exe=$peer_dp
         [ -n "$exe" ] || continue
-        timeout 120 "$exe" -kernel aa-vec-sl-soa -dims "${size}x${size}x${size}" \
-            -iterations "${PEER_IT:-10}" -t "$threads" >"$out/peer-$p-$1.txt" 2>&1
+        # in OUTDIR: the peer writes its profiles (density-ux.dat, ux-progress.dat) where it runs
+        (cd "$out" && timeout 120 "$exe" -kernel aa-vec-sl-soa -dims "${size}x${size}x${size}" \
+            -iterations "${PEER_IT:-10}" -t "$threads") >"$out/peer-$p-$1.txt" 2>&1
         log "round $1 peer $p rc=$? $(grep '^P:' "$out/peer-$p-$1.txt" | tr -s ' ' | cut -c1-40)"
     done
 }
