@@ -27,7 +27,8 @@ for a in 0 32 128; do
     run --align $a
     [ "$(aligns)" = "pull=$a aa=$a " ] || fail "--align $a: $(aligns)(want $a for both)"
 done
-[ -n "$mpiexec" ] || { echo "default_align: pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both"; exit 0; }
+said="pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both"
+[ -n "$mpiexec" ] || { echo "default_align: $said"; exit 0; }
 
 # grid=align per row of a 2-rank pull run over 2x1x1 and 1x1x2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
@@ -49,6 +50,4 @@ got=$(split)
     fail "split defaults: $got(want 2x1x1=$want_split 1x1x2=$want_pull)"
 got=$(split --align 32)
 [ "$got" = "2x1x1=32 1x1x2=32 " ] || fail "split with --align 32: $got"
-echo "default_align: pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both;" \
-    "pull on 2x1x1 $want_split, on 1x1x2 $want_pull"
-
+echo "default_align: $said; pull on 2x1x1 $want_split, on 1x1x2 $want_pull"
