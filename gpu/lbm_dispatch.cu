@@ -182,16 +182,35 @@ cudaError_t gpu_lbm_launch_check(struct lbm_state *s)
                             args, 0, 0);
 }
 
+/* halo_kernel's mode for an unpack into the box [lo, hi): 2 + the slot of its values in their
+ * 32-byte sectors where it is an x face's ghost cells and each shares its sector with row padding
+ * alone (ghost cell -1 at a sector's end with padding before it, cell nx at a sector's start with
+ * padding after it: rows on 32-byte multiples, as the x-split defaults lay them); else 1 */
+static int unpack_mode(const struct lbm_state *s, const void *lat, const long lo[3],
+                       const long hi[3])
+{
+    const struct lbm_layout *l = &s->u.l;
+    const long e = 32 / (long)s->u.es, ox = (long)l->ox, nx = (long)l->nx;
+    if (hi[0] - lo[0] != 1 || !l->gx || l->cs != 1 || l->pitch % (size_t)e ||
+        l->dir_stride % (size_t)e || (uintptr_t)lat % 32)
+        return 1;
+    const long lead = (ox + lo[0]) % e;
+    if (lo[0] == -1) return lead == e - 1 && ox >= e ? 2 + (int)lead : 1;
+    if (lo[0] == nx) return lead == 0 && ox + nx + e <= (long)l->pitch ? 2 : 1;
+    return 1;
+}
+
 cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                                 const long hi[3], void *buf, int unpack, cudaStream_t stream)
 {
     struct dirset ds = dirset_of(dirs, ndirs);
     void *lat = s->lat[1 - s->cur];
+    const int mode = unpack ? unpack_mode(s, lat, lo, hi) : 0;
     long at[3] = {lo[0], lo[1], lo[2]};
     long ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
     const size_t n = (size_t)(ext[0] * ext[1] * ext[2]) * (size_t)ndirs;
     const int blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
-    void *args[] = {&lat,    &s->u.l, &ds,     &at[0], &at[1], &at[2],
-                    &ext[0], &ext[1], &ext[2], &buf,   &unpack};
+    void *args[] = {&lat,    &s->u.l, &ds,     &at[0], &at[1],       &at[2],
+                    &ext[0], &ext[1], &ext[2], &buf,   (void *)&mode};
     return cudaLaunchKernel(prec_aux(s->u.c.prec).halo, dim3(blocks), dim3(256), args, 0, stream);
 }

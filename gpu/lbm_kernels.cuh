@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "init.h"
 #include "lbm_gpu.h"
@@ -570,10 +571,34 @@ __global__ void check_kernel(const T *lat, struct lbm_layout l, struct lbm_place
     }
 }
 
-/* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells */
+/* v into its 32-byte memory sector at slot `lead` (in values), zeros in the other slots: two
+ * 16-byte stores that cover the sector, so that the L2 need not read it from DRAM before writing
+ * it back, as it does for a partly written sector (ECC on). An x face's ghost cells are one value
+ * a row, a sector each (data/mpi/gpu-node-h200x4-2026-11-26: the read-backs and what is left). */
+template <typename T> __device__ __forceinline__ void halo_sector_store(T *sector, int lead, T v)
+{
+    unsigned long long r = 0;
+    memcpy(&r, &v, sizeof(T));
+    const int at = lead * (int)sizeof(T); /* bytes into the sector */
+    unsigned w[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const int sh = at - 4 * k; /* where v starts, in bytes from word k */
+        w[k] = sh >= 0 && sh < 4                ? (unsigned)(r << (8 * sh))
+               : sh < 0 && sh > -(int)sizeof(T) ? (unsigned)(r >> (-8 * sh))
+                                                : 0u;
+    }
+    uint4 *q = reinterpret_cast<uint4 *>(sector);
+    __stcg(q, make_uint4(w[0], w[1], w[2], w[3]));
+    __stcg(q + 1, make_uint4(w[4], w[5], w[6], w[7]));
+}
+
+/* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells. mode 0
+ * packs, 1 unpacks, 2 + lead unpacks a box whose every value sits at slot `lead` of a 32-byte
+ * sector holding nothing else (an x face's ghost cells beside row padding) a sector a value. */
 template <typename T>
 __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long lx, long ly,
-                            long lz, long ex, long ey, long ez, T *buf, int unpack)
+                            long lz, long ex, long ey, long ez, T *buf, int mode)
 {
     const size_t box = (size_t)(ex * ey * ez), n = box * (size_t)ds.n;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -585,7 +610,9 @@ __global__ void halo_kernel(T *lat, struct lbm_layout l, struct dirset ds, long 
         for (int j = 1; j < 5; j++)
             d = (size_t)j == k ? ds.d[j] : d;
         size_t at = LBM_IDX(&l, d, x, y, z);
-        if (unpack)
+        if (mode >= 2)
+            halo_sector_store(lat + (at - (size_t)(mode - 2)), mode - 2, buf[i]);
+        else if (mode == 1)
             lat[at] = buf[i];
         else
             buf[i] = lat[at];
