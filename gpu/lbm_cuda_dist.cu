@@ -6,6 +6,19 @@
 #include "lbm_dist_backend.h"
 #include "lbm_gpu.h"
 
+/* Threads per block for a box whose rows are `wide` cells (a multiple of 32): s->threads where
+ * whole blocks fill a row; else a row's width, or a part of it in whole warps (64 to 256
+ * threads), so that no block of the row stands part idle (an x split's interior: 224 cells of a
+ * 256-cell row, whose second block of 128 would be a quarter idle); else s->threads. */
+static int box_block(const struct lbm_state *s, size_t wide)
+{
+    if (wide <= (size_t)s->threads) return (int)wide; /* an x shell: one block a row */
+    if (wide % (size_t)s->threads == 0) return s->threads;
+    for (size_t k = 1; k <= wide / 64; k++)
+        if (wide % k == 0 && wide / k % 32 == 0 && wide / k <= 256) return (int)(wide / k);
+    return s->threads;
+}
+
 extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3],
                               int queue, char *err, size_t errlen)
 {
@@ -15,7 +28,7 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
      * work would hold the SM's block slots (a 1-cell shell of 512 x 512 rows: 262144 blocks of
      * one working thread) */
     const size_t wide = (hi[0] - lo[0] + 31) / 32 * 32;
-    const int block = wide < (size_t)s->threads ? (int)wide : s->threads;
+    const int block = box_block(s, wide);
     dim3 g((unsigned)((hi[0] - lo[0] + block - 1) / block), (unsigned)(hi[1] - lo[1]),
            (unsigned)(hi[2] - lo[2]));
     const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
