@@ -31,15 +31,11 @@ said="pull=$want_pull aa=$want_aa by default, --align 0/32/128 for both"
 [ -n "$mpiexec" ] || { echo "default_align: $said"; exit 0; }
 
 # grid=align per row of a 2-rank pull run over 2x1x1 and 1x1x2
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-# in a sanitizer build LeakSanitizer would report Open MPI's own allocations at exit (as in
-# mpi_same_state.sh); the single-process runs above check the suite's code for leaks
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-flags=()
-"$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE" && flags+=(--oversubscribe)
+source "$(dirname "$0")/mpi_launcher.sh"
+mpi_launcher "$mpiexec"
 split() {
     rm -f "$tmp/out.csv"
-    "$mpiexec" "${flags[@]}" -np 2 "$bin" --dims 40x6x5 --procs 2x1x1,1x1x2 --kernel pull \
+    "$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" --dims 40x6x5 --procs 2x1x1,1x1x2 --kernel pull \
         --precision sp --steps 2 --warmup 0 --reps 1 "$@" -o "$tmp/out.csv" 2>"$tmp/stderr" ||
         fail "2 ranks: exit status $? for $*"
     paste -d= <(awk -v want=procs -f "$(dirname "$0")/csv_column.awk" "$tmp/out.csv") \

@@ -8,17 +8,14 @@ mpiexec=$1 bin=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 column() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$2"; }
-flags=()
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if "$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE"; then
-    flags+=(--oversubscribe)
-fi
+source "$(dirname "$0")/mpi_launcher.sh"
+mpi_launcher "$mpiexec"
 export CUDA_VISIBLE_DEVICES=0
 args=(--size 192 --kernel pull --precision sp --reps 3)
 "$bin" "${args[@]}" -o "$tmp/one.csv" 2>"$tmp/one.err" || { cat "$tmp/one.err" >&2; exit 1; }
 one=$(column power_W "$tmp/one.csv") lim1=$(column power_limit_W "$tmp/one.csv")
 [ -n "$one" ] || { echo "mpi_energy_shared: no energy measured here (skipped)"; exit 77; }
-"$mpiexec" "${flags[@]}" -np 2 "$bin" "${args[@]}" --procs 1x1x2 -o "$tmp/two.csv" 2>"$tmp/two.err" ||
+"$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" "${args[@]}" --procs 1x1x2 -o "$tmp/two.csv" 2>"$tmp/two.err" ||
     { cat "$tmp/two.err" >&2; exit 1; }
 two=$(column power_W "$tmp/two.csv") lim2=$(column power_limit_W "$tmp/two.csv")
 [ -n "$two" ] || { cat "$tmp/two.err" >&2; echo "mpi_energy_shared: the 2-rank row has no power" >&2; exit 1; }

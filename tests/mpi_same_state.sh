@@ -8,24 +8,15 @@ mpiexec=$1 bin=$2 check=$3 np=$4 same=$5
 shift 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-flags=()
-# Open MPI refuses root (CI containers run as root) and more ranks than cores unless told
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if "$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE"; then
-    flags+=(--oversubscribe)
-fi
-export OMP_NUM_THREADS=1
-# In a sanitizer build LeakSanitizer would report Open MPI's own allocations at exit (in MCA
-# components already unloaded, so no suppression can name them); the single-process tests check
-# the suite's code for leaks, these check its memory errors.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+source "$(dirname "$0")/mpi_launcher.sh"
+mpi_launcher "$mpiexec"
 backend=cpu
 case ${bin##*/} in *gpu*) backend=gpu ;; esac
 # --quiet-wait off (CPU; the GPU rows have no clock probe): rows are compared where their update
 # counts match, and waiting for a quiet clock repeats a row's repetitions by what the clock did
 quiet=()
 [ "$backend" = cpu ] && quiet=(--quiet-wait off)
-"$mpiexec" "${flags[@]}" -np "$np" "$bin" "$@" "${quiet[@]}" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/stderr"
+"$mpiexec" "${mpi_flags[@]}" -np "$np" "$bin" "$@" "${quiet[@]}" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/stderr" >&2; echo "mpi_same_state: exit status $rc" >&2; exit 1; }
 [ -s "$tmp/stdout" ] && { echo "mpi_same_state: stdout not empty with -o" >&2; exit 1; }

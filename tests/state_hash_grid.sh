@@ -136,18 +136,13 @@ else
             --threads 2
     fi
     if [ "$have_mpi" = 1 ]; then
-        # Open MPI refuses root (CI containers run as root) and more ranks than cores unless told;
-        # one OpenMP thread per rank. LeakSanitizer would report Open MPI's own allocations at
-        # exit (tests/mpi_same_state.sh says why they cannot be suppressed).
-        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-        export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-        mflags=()
-        "$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE" && mflags+=(--oversubscribe)
-        sweep ranks2 "$mpiexec" "${mflags[@]}" -n 2 -- 12x12x12,17x9x6,20x9x6 --pad 0,3 \
+        source "$(dirname "$0")/mpi_launcher.sh"
+        mpi_launcher "$mpiexec"
+        sweep ranks2 "$mpiexec" "${mpi_flags[@]}" -n 2 -- 12x12x12,17x9x6,20x9x6 --pad 0,3 \
             --kernel pull,pull_nt --procs 1x1x1,2x1x1,1x2x1,1x1x2
-        sweep halos2 "$mpiexec" "${mflags[@]}" -n 2 -- 17x9x6,33x7x5 --kernel pull \
+        sweep halos2 "$mpiexec" "${mpi_flags[@]}" -n 2 -- 17x9x6,33x7x5 --kernel pull \
             --procs 2x1x1,1x1x2 --overlap on,off --halo device,node,host
-        sweep ranks4 "$mpiexec" "${mflags[@]}" -n 4 -- 12x12x12,17x9x6,33x7x5 \
+        sweep ranks4 "$mpiexec" "${mpi_flags[@]}" -n 4 -- 12x12x12,17x9x6,33x7x5 \
             --kernel pull,pull_nt --procs 4x1x1,1x4x1,1x1x4,2x2x1,2x1x2,1x2x2
     fi
 fi
