@@ -8,6 +8,12 @@
 #        strong case once more on each grid.
 #   cpu: 1, 2 and 4 ranks sharing the host's cores (each rank bound to cores/ranks of them,
 #        one OpenMP thread per core): MFLUP/s per core should not depend on the rank count.
+#   node: the node run on all N GPUs of the host (4 or 8): the same state on every grid of 1, 2
+#        and N ranks (sp, dp, fp16s, fp16c); weak scaling with 256^3 per GPU on one GPU and every
+#        N-rank grid; strong scaling of a 1024^3 cavity on every N-rank grid beside one GPU
+#        running one rank's share (1024 x 1024 x 1024/N), which no single GPU could hold whole;
+#        node-summary.txt gives each grid's efficiency. STUDY_NODE_WEAK, STUDY_NODE_STRONG (edges,
+#        default 256 and 1024) and STUDY_NODE_BIN (default lbm-gpu) for a small rehearsal.
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MPIEXEC (default mpiexec) and MPIEXEC_FLAGS
 # go to the launcher (Open MPI's --map-by/--bind-to are used for the cpu part).
 set -u -o pipefail
@@ -59,6 +65,60 @@ if [[ " $parts " == *" gpu "* ]] && [ "$ngpu" -ge 1 ] && [ -x "$build/lbm-gpu" ]
     log "gpu strong scaling, 512^3 sp, grids $grids"
     "${run[@]}" --size 512 --procs "$grids" --precision sp --halo node,host "${reps[@]}" \
         -o "$out/gpu-strong-grids.csv" || exit 1
+fi
+
+# every grid PXxPYxPZ of n ranks, comma-separated
+grids_of() {
+    local n=$1 px py list=""
+    for ((px = 1; px <= n; px++)); do
+        ((n % px)) && continue
+        for ((py = 1; py <= n / px; py++)); do
+            ((n / px % py)) || list="$list,${px}x${py}x$((n / px / py))"
+        done
+    done
+    echo "${list#,}"
+}
+
+if [[ " $parts " == *" node "* ]]; then
+    bin=$build/${STUDY_NODE_BIN:-lbm-gpu}
+    weak=${STUDY_NODE_WEAK:-256} strong=${STUDY_NODE_STRONG:-1024}
+    n=$ngpu
+    [ "$bin" = "$build/lbm-gpu" ] || n=${STUDY_NODE_RANKS:-4}
+    [ "$n" -ge 2 ] || { log "node: needs 2 or more GPUs (found $n)"; exit 1; }
+    run=("$mpiexec" "${flags[@]}" -np "$n" "$bin")
+    all=$(grids_of "$n")
+    log "node: one state on 1, 2 and $n ranks: 1x1x1,$(grids_of 2),$all"
+    quiet=() # the CPU's quiet wait would repeat repetitions: the grids' update counts would differ
+    [ "${bin##*-}" = cpu ] && quiet=(--quiet-wait off)
+    LBMR_ENERGY=off "${run[@]}" --dims 96x80x64 --procs "1x1x1,$(grids_of 2),$all" \
+        --precision sp,dp,fp16s,fp16c --collision trt --geometry cavity,channel,periodic \
+        --overlap on,off --steps 20 --warmup 3 --reps 2 "${quiet[@]}" \
+        -o "$out/node-same-state.csv" || exit 1
+    "$build/tests/csv_check" "$out/node-same-state.csv" --bench lbm --backend "${bin##*-}" \
+        --same-state 1 || exit 1
+    log "node: weak scaling, $weak^3 a rank, 1x1x1,$all"
+    LBMR_ENERGY=off "${run[@]}" --local "$weak" --procs "1x1x1,$all" --precision sp,dp \
+        --kernel pull "${reps[@]}" -o "$out/node-weak.csv" || exit 1
+    share="${strong}x${strong}x$((strong / n))"
+    log "node: one rank's share of $strong^3 ($share) on one GPU, then $strong^3 on $all"
+    LBMR_ENERGY=off "$bin" --dims "$share" --precision sp,dp --kernel pull "${reps[@]}" \
+        -o "$out/node-share.csv" || exit 1
+    LBMR_ENERGY=off "${run[@]}" --size "$strong" --procs "$all" --precision sp,dp --kernel pull \
+        "${reps[@]}" -o "$out/node-strong.csv" || exit 1
+    # efficiency: MFLUP/s / (ranks x the one-rank row: weak 1x1x1 of the same file, strong the share)
+    awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) h[FILENAME, $i] = i; next }
+        { c = h[FILENAME, "procs"]; p = $h[FILENAME, "precision"]; m = $h[FILENAME, "mflups_med"]
+          split($c, g, "x"); r = g[1] * g[2] * g[3]
+          if (FILENAME ~ /share/) { base["strong", p] = m; next }
+          kind = FILENAME ~ /weak/ ? "weak" : "strong"
+          if (kind == "weak" && r == 1) base["weak", p] = m
+          row[++nrow] = kind SUBSEP p SUBSEP $c SUBSEP r SUBSEP m }
+        END { printf "%-6s %-4s %-7s %12s %10s\n", "case", "prec", "grid", "MFLUP/s", "efficiency"
+              for (k = 1; k <= nrow; k++) { split(row[k], f, SUBSEP)
+                  b = base[f[1], f[2]]
+                  printf "%-6s %-4s %-7s %12.0f %10.3f\n", f[1], f[2], f[3], f[5], (b > 0 ? f[5] / (f[4] * b) : 0) } }' \
+        "$out/node-share.csv" "$out/node-weak.csv" "$out/node-strong.csv" >"$out/node-summary.txt"
+    cat "$out/node-summary.txt" >&2
 fi
 
 if [[ " $parts " == *" cpu "* ]]; then
