@@ -13,7 +13,8 @@
 #        N-rank grid; strong scaling of a 1024^3 cavity on every N-rank grid beside one GPU
 #        running one rank's share (1024 x 1024 x 1024/N), which no single GPU could hold whole;
 #        node-summary.txt gives each grid's efficiency. STUDY_NODE_WEAK, STUDY_NODE_STRONG (edges,
-#        default 256 and 1024) and STUDY_NODE_BIN (default lbm-gpu) for a small rehearsal.
+#        default 256 and 1024), STUDY_NODE_BIN (default lbm-gpu) and, with another binary,
+#        STUDY_NODE_RANKS (default 4) for a small rehearsal.
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MPIEXEC (default mpiexec) and MPIEXEC_FLAGS
 # go to the launcher (Open MPI's --map-by/--bind-to are used for the cpu part).
 set -u -o pipefail
