@@ -13,7 +13,8 @@
 #        N-rank grid; strong scaling of a 1024^3 cavity on every N-rank grid beside one GPU
 #        running one rank's share (1024 x 1024 x 1024/N), which no single GPU could hold whole;
 #        node-summary.txt gives each grid's efficiency. STUDY_NODE_WEAK, STUDY_NODE_STRONG (edges,
-#        default 256 and 1024), STUDY_NODE_BIN (default lbm-gpu) and, with another binary,
+#        default 256 and 1024), STUDY_NODE_PRECISIONS (of the weak and strong runs, default
+#        sp,dp,fp16s,fp16c), STUDY_NODE_BIN (default lbm-gpu) and, with another binary,
 #        STUDY_NODE_RANKS (default 4) for a small rehearsal.
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MPIEXEC (default mpiexec) and MPIEXEC_FLAGS
 # go to the launcher (Open MPI's --map-by/--bind-to are used for the cpu part).
@@ -83,6 +84,7 @@ grids_of() {
 if [[ " $parts " == *" node "* ]]; then
     bin=$build/${STUDY_NODE_BIN:-lbm-gpu}
     weak=${STUDY_NODE_WEAK:-256} strong=${STUDY_NODE_STRONG:-1024}
+    precs=${STUDY_NODE_PRECISIONS:-sp,dp,fp16s,fp16c}
     n=$ngpu
     [ "$bin" = "$build/lbm-gpu" ] || n=${STUDY_NODE_RANKS:-4}
     [ "$n" -ge 2 ] || { log "node: needs 2 or more GPUs (found $n)"; exit 1; }
@@ -98,13 +100,13 @@ if [[ " $parts " == *" node "* ]]; then
     "$build/tests/csv_check" "$out/node-same-state.csv" --bench lbm --backend "${bin##*-}" \
         --same-state 1 || exit 1
     log "node: weak scaling, $weak^3 a rank, 1x1x1,$all"
-    LBMR_ENERGY=off "${run[@]}" --local "$weak" --procs "1x1x1,$all" --precision sp,dp \
+    LBMR_ENERGY=off "${run[@]}" --local "$weak" --procs "1x1x1,$all" --precision "$precs" \
         --kernel pull "${reps[@]}" -o "$out/node-weak.csv" || exit 1
     share="${strong}x${strong}x$((strong / n))"
     log "node: one rank's share of $strong^3 ($share) on one GPU, then $strong^3 on $all"
-    LBMR_ENERGY=off "$bin" --dims "$share" --precision sp,dp --kernel pull "${reps[@]}" \
+    LBMR_ENERGY=off "$bin" --dims "$share" --precision "$precs" --kernel pull "${reps[@]}" \
         -o "$out/node-share.csv" || exit 1
-    LBMR_ENERGY=off "${run[@]}" --size "$strong" --procs "$all" --precision sp,dp --kernel pull \
+    LBMR_ENERGY=off "${run[@]}" --size "$strong" --procs "$all" --precision "$precs" --kernel pull \
         "${reps[@]}" -o "$out/node-strong.csv" || exit 1
     # efficiency: MFLUP/s / (ranks x the one-rank row: weak 1x1x1 of the same file, strong the share)
     awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) h[FILENAME, $i] = i; next }
@@ -114,10 +116,10 @@ if [[ " $parts " == *" node "* ]]; then
           kind = FILENAME ~ /weak/ ? "weak" : "strong"
           if (kind == "weak" && r == 1) base["weak", p] = m
           row[++nrow] = kind SUBSEP p SUBSEP $c SUBSEP r SUBSEP m }
-        END { printf "%-6s %-4s %-7s %12s %10s\n", "case", "prec", "grid", "MFLUP/s", "efficiency"
+        END { printf "%-6s %-5s %-7s %12s %10s\n", "case", "prec", "grid", "MFLUP/s", "efficiency"
               for (k = 1; k <= nrow; k++) { split(row[k], f, SUBSEP)
                   b = base[f[1], f[2]]
-                  printf "%-6s %-4s %-7s %12.0f %10.3f\n", f[1], f[2], f[3], f[5], (b > 0 ? f[5] / (f[4] * b) : 0) } }' \
+                  printf "%-6s %-5s %-7s %12.0f %10.3f\n", f[1], f[2], f[3], f[5], (b > 0 ? f[5] / (f[4] * b) : 0) } }' \
         "$out/node-share.csv" "$out/node-weak.csv" "$out/node-strong.csv" >"$out/node-summary.txt"
     cat "$out/node-summary.txt" >&2
 fi
