@@ -1,9 +1,10 @@
 /* lbm_kernels.cuh: the CUDA LBM backend's __global__ kernels and their device helpers: the pull
  * update (two lattices, fused stream-collide, one thread per cell, blocks along x), the in-place
  * aa update, the initial state, the check's reduction and halo packing. Interior cells gather
- * with one constant offset per direction; cells on the domain's faces go through pull.h's general
- * rule (walls, periodic wrap, moving lid). Included by lbm_dispatch.cu alone: the kernels are
- * instantiated where they are launched (no relocatable device code). */
+ * with one constant offset per direction; cells on the domain's faces take pull.h's rule (walls,
+ * periodic wrap, moving lid, ghost layers) as selects, pull_aos through pull.h's function itself.
+ * Included by lbm_dispatch.cu alone: the kernels are instantiated where they are launched (no
+ * relocatable device code). */
 #ifndef LBMR_LBM_KERNELS_CUH
 #define LBMR_LBM_KERNELS_CUH
 
@@ -222,38 +223,45 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     }
         LBM_D3Q19(GPU_LOADX_)
 #undef GPU_LOADX_
-    } else if (V == GPU_PULL) {
-        /* rows on a y or z face of the whole domain (whole warps): pull.h's rule (no ghosts)
-         * as selects on every axis, unrolled, so these 1.6% of the rows at 256^3 (4 of every
-         * 256 rows) issue their 19 loads at once as the rows above do instead of one branch
-         * per direction. The same values: a wall's source is the cell's own opposite slot, plus
-         * the lid's term where z - c_z = nz */
+    } else if (V != GPU_PULL_AOS) {
+        /* rows on a y or z face (whole warps): pull.h's rule as selects on every axis, unrolled,
+         * so these rows (4 of every 256 at 256^3 in one domain; in a rank's boxes also the
+         * physical walls beside its neighbours' faces) issue their 19 loads at once as the rows
+         * above do instead of one branch per direction. The same values: a wall's source is the
+         * cell's own opposite slot, plus the lid's term where z - c_z = nz; a side facing
+         * another rank (GPU_PULL_BOX_GHOSTS and GPU_PULL_HALO only: the interior box never
+         * reaches one) is no wall and no wrap, the plain offset reads its ghost cell */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
         const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+        const int halo = V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO;
+        const int gx0 = halo && b.neighbor[0][0], gx1 = halo && b.neighbor[0][1];
+        const int gy0 = halo && b.neighbor[1][0], gy1 = halo && b.neighbor[1][1];
+        const int gz0 = halo && b.neighbor[2][0], gz1 = halo && b.neighbor[2][1];
         const int lidz = b.lid_ux != 0.0 && !perz;
         const R lid = (R)(6.0 * b.lid_ux);
 #define GPU_LOADF_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
         const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
-        const int outx = (cx) != 0 && (xo < 0 || xo >= nx);                                        \
-        const int outy = (cy) != 0 && (yo < 0 || yo >= ny);                                        \
-        const int outz = (cz) != 0 && (zo < 0 || zo >= nz);                                        \
+        /* beyond a side that is not a ghost layer */                                              \
+        const int outx = (cx) != 0 && ((xo < 0 && !gx0) || (xo >= nx && !gx1));                    \
+        const int outy = (cy) != 0 && ((yo < 0 && !gy0) || (yo >= ny && !gy1));                    \
+        const int outz = (cz) != 0 && ((zo < 0 && !gz0) || (zo >= nz && !gz1));                    \
         long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
         at += outx ? (xo < 0 ? nx : -nx) : 0L;                                                     \
         at += outy ? (yo < 0 ? ny * pitch : -ny * pitch) : 0L;                                     \
         at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
         at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
-        const int on_lid = (cz) != 0 && lidz && zo == nz;                                          \
+        const int on_lid = (cz) != 0 && lidz && zo == nz && !gz1;                                  \
         f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
     }
         LBM_D3Q19(GPU_LOADF_)
 #undef GPU_LOADF_
     } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
-        const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
+        /* pull_aos from here on: a cell's 19 values side by side */
+        const long base = (long)cell, pitch = (long)l.pitch;
 #define GPU_LOAD_(i, cx, cy, cz, o)                                                                \
-    f[i] = gpu_load(src + (V == GPU_PULL_AOS ? (base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i)  \
-                                             : (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane));
+    f[i] = gpu_load(src + (base - (cx) - (cy)*pitch - (cz)*plane) * 19 + (i));
         LBM_D3Q19(GPU_LOAD_)
 #undef GPU_LOAD_
     } else {
@@ -261,8 +269,7 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
-        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid,                     \
-                                   V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO);                \
+        size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, LBM_PULL_NO_HALO);  \
         f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
     }
         LBM_D3Q19(GPU_EDGE_)

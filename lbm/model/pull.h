@@ -2,7 +2,8 @@
  * x - c_d, wrapped on periodic axes, in the ghost layer on sides facing another rank; across a
  * wall, half-way bounce-back: the same cell's
  * opposite population, plus 6 w_d (c_d . u_wall) at the moving lid. One rule for the CPU edge
- * path and the GPU kernel; lbm/model/reference.c spells it out again on its own. */
+ * path and the GPU's pull_aos; the GPU pull kernels' face rows restate it as selects
+ * (gpu/lbm_kernels.cuh), lbm/model/reference.c spells it out again on its own. */
 #ifndef LBM_PULL_H
 #define LBM_PULL_H
 
