@@ -106,6 +106,18 @@ static struct dirset dirset_of(const int *dirs, int ndirs)
     return ds;
 }
 
+/* the pull kernels' direction base pointers of the lattices src and, unless NULL, dst */
+static struct gpu_dirptrs dirptrs_of(const struct lbm_state *s, const void *src, void *dst)
+{
+    struct gpu_dirptrs pp;
+    const size_t stride = s->u.l.dir_stride * s->u.es; /* bytes */
+    for (int d = 0; d < 19; d++) {
+        pp.s[d] = (const char *)src + (size_t)d * stride;
+        pp.d[d] = dst ? (char *)dst + (size_t)d * stride : NULL;
+    }
+    return pp;
+}
+
 cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream)
@@ -114,8 +126,9 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
     void *dst = s->lat[1 - s->cur];
     int ey = 0, ez = 0; /* GPU_PULL_HALO's */
     struct dirset ds = dirset_of(NULL, 0);
-    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
-                    &z0,  &ey,  &ez,     &ds};
+    struct gpu_dirptrs pp = dirptrs_of(s, src, dst);
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0,
+                    &ey,  &ez,  &ds,     &pp};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
 }
 
@@ -129,8 +142,9 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     const size_t cells = (size_t)(x1 - x0) * (size_t)ey * (size_t)ez;
     const unsigned threads = (unsigned)s->threads;
     struct dirset ds = dirset_of(dirs, ndirs);
-    void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0,
-                    &z0,  &ey,  &ez,     &ds};
+    struct gpu_dirptrs pp = dirptrs_of(s, src, NULL);
+    void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0,
+                    &ey,  &ez,  &ds,     &pp};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO),
                             dim3((unsigned)((cells + threads - 1) / threads)), dim3(threads), args,
                             0, stream);

@@ -8,6 +8,7 @@
 #ifndef LBMR_LBM_KERNELS_CUH
 #define LBMR_LBM_KERNELS_CUH
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -162,6 +163,15 @@ struct dirset {
     int d[5];
 };
 
+/* Direction d's element 0 in the source and the destination lattice (d: NULL where the pull
+ * writes a halo buffer), made on the host for each pull launch: an address is then a 32-bit cell
+ * index on a constant pointer (a 64-bit index into the whole lattice took several integer
+ * instructions a direction, which the 16-bit lattices, near their issue limit, pay for) */
+struct gpu_dirptrs {
+    const void *s[19];
+    void *d[19];
+};
+
 /* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
  * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
  * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
@@ -175,7 +185,7 @@ struct dirset {
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
-                            int y0, int z0, int ey, int ez, struct dirset ds)
+                            int y0, int z0, int ey, int ez, struct dirset ds, struct gpu_dirptrs pp)
 {
     static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
                       V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO,
@@ -200,12 +210,26 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     typedef typename real_of<T>::type R;
     R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
-    if (V != GPU_PULL_AOS && inner_yz) {
-        /* rows away from the y and z faces: the x ends are selects in the same instruction
-         * stream (a wall's bounce-back, the periodic wrap, or, where another rank lies beyond,
-         * the ghost cell the plain offset reaches), so the first and last warp of each row do not
-         * diverge into the general rule. GPU_PULL and GPU_PULL_BOX (whose boxes never reach an
-         * x side facing another rank) compile without the ghost test. */
+    /* cell indices within a direction fit in an int (any two lattices a GPU holds today) */
+    const int idx32 = l.dir_stride <= (size_t)INT_MAX;
+    /* the first cell of this thread's warp (whole warps start a row in every variant but
+     * GPU_PULL_HALO, so the test below is the same for the warp's 32 lanes: no divergence) */
+    const long xw = x - (long)(threadIdx.x & 31u);
+    if (V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && idx32 && xw > 0 &&
+        xw + 32 < (long)l.nx) {
+        /* no lane of this warp on an x end: plain offsets, each address the direction's base
+         * pointer and a 32-bit index, the x offset in the load's immediate */
+        const int c = (int)cell, py = (int)l.pitch, pz = (int)plane;
+#define GPU_LOADM_(i, cx, cy, cz, o)                                                               \
+    f[i] = gpu_ldg((const T *)pp.s[i] + (c - (cy)*py - (cz)*pz) - (cx));
+        LBM_D3Q19(GPU_LOADM_)
+#undef GPU_LOADM_
+    } else if (V != GPU_PULL_AOS && inner_yz) {
+        /* rows away from the y and z faces, a warp with an x end: the x ends are selects in the
+         * same instruction stream (a wall's bounce-back, the periodic wrap, or, where another rank
+         * lies beyond, the ghost cell the plain offset reaches), so the first and last warp of each
+         * row do not diverge into the general rule. GPU_PULL and GPU_PULL_BOX (whose boxes never
+         * reach an x side facing another rank) compile without the ghost test. */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx;
         const int perx = b.periodic[0];
@@ -290,9 +314,15 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         }
         return;
     }
+    /* 4- and 8-byte values through the direction pointers, each store behind the 32-bit test:
+     * so written, the compiler stores every value as the collision makes it instead of all 19
+     * after it, and sp and dp run 1.6% faster (H200, data/PERFORMANCE-NOTES.md); the 16-bit
+     * lattices, near their issue limit, lose more to the test's extra instructions than that */
 #define GPU_STORE_(i, cx, cy, cz, o)                                                               \
     if (V == GPU_PULL_AOS)                                                                         \
         dst[cell * 19 + (i)] = gpu_value<T>(f[i]);                                                 \
+    else if (sizeof(T) >= 4 && idx32)                                                              \
+        ((T *)pp.d[i])[(int)cell] = gpu_value<T>(f[i]);                                            \
     else                                                                                           \
         dst[(size_t)i * l.dir_stride + cell] = gpu_value<T>(f[i]);
     LBM_D3Q19(GPU_STORE_)
