@@ -38,6 +38,16 @@ template <> struct real_of<gpu_fp16s> {
 template <> struct real_of<gpu_fp16c> {
     typedef float type;
 };
+/* plain_warps<T>::ok: whether pull's warps without an x end take the plain-offset path (below).
+ * Every type but fp16s: its pull waits on its 2-byte loads' latency, and the path's extra
+ * registers (44 -> 48 a thread, 44 -> 40 warps an SM) cost it more than its fewer instructions
+ * give (-1.7% on an H100; sp, dp and fp16c gain: data/PERFORMANCE-NOTES.md) */
+template <typename T> struct plain_warps {
+    enum { ok = 1 };
+};
+template <> struct plain_warps<gpu_fp16s> {
+    enum { ok = 0 };
+};
 template <typename T> struct coll_of;
 template <> struct coll_of<float> {
     typedef struct lbm_coll_sp type;
@@ -215,8 +225,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     /* the first cell of this thread's warp (whole warps start a row in every variant but
      * GPU_PULL_HALO, so the test below is the same for the warp's 32 lanes: no divergence) */
     const long xw = x - (long)(threadIdx.x & 31u);
-    if (V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && idx32 && xw > 0 &&
-        xw + 32 < (long)l.nx) {
+    if (plain_warps<T>::ok && V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && idx32 &&
+        xw > 0 && xw + 32 < (long)l.nx) {
         /* no lane of this warp on an x end: plain offsets, each address the direction's base
          * pointer and a 32-bit index, the x offset in the load's immediate */
         const int c = (int)cell, py = (int)l.pitch, pz = (int)plane;
