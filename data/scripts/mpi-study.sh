@@ -8,12 +8,13 @@
 #        strong case once more on each grid.
 #   cpu: 1, 2 and 4 ranks sharing the host's cores (each rank bound to cores/ranks of them,
 #        one OpenMP thread per core): MFLUP/s per core should not depend on the rank count.
-#   node: the node run on all N GPUs of the host (4 or 8): the same state on every grid of 1, 2
-#        and N ranks (sp, dp, fp16s, fp16c); weak scaling with 256^3 per GPU on one GPU and every
-#        N-rank grid; strong scaling of a 1024^3 cavity on every N-rank grid beside one GPU
-#        running one rank's share (1024 x 1024 x 1024/N), which no single GPU could hold whole;
-#        node-summary.txt gives each grid's efficiency. STUDY_NODE_WEAK, STUDY_NODE_STRONG (edges,
-#        default 256 and 1024), STUDY_NODE_PRECISIONS (of the weak and strong runs, default
+#   node: the node run on all N GPUs of the host (2, 4 or 8): the same state on every grid of 1,
+#        2 and N ranks (sp, dp, fp16s, fp16c); weak scaling with 256^3 per GPU on one GPU and every
+#        N-rank grid; strong scaling of a 1024^3 cavity (768^3 on two GPUs, where one rank's share
+#        of 1024^3 needs 152 GiB in dp) on every N-rank grid beside one GPU running one rank's
+#        share (1024 x 1024 x 1024/N), which no single GPU could hold whole; node-summary.txt
+#        gives each grid's efficiency. STUDY_NODE_WEAK, STUDY_NODE_STRONG (edges, default 256 and
+#        1024, 768 for N = 2), STUDY_NODE_PRECISIONS (of the weak and strong runs, default
 #        sp,dp,fp16s,fp16c), STUDY_NODE_BIN (default lbm-gpu) and, with another binary,
 #        STUDY_NODE_RANKS (default 4) for a small rehearsal.
 # STUDY_PARTS="gpu cpu" (default) selects the parts; MPIEXEC (default mpiexec) and MPIEXEC_FLAGS
@@ -83,11 +84,11 @@ grids_of() {
 
 if [[ " $parts " == *" node "* ]]; then
     bin=$build/${STUDY_NODE_BIN:-lbm-gpu}
-    weak=${STUDY_NODE_WEAK:-256} strong=${STUDY_NODE_STRONG:-1024}
     precs=${STUDY_NODE_PRECISIONS:-sp,dp,fp16s,fp16c}
     n=$ngpu
     [ "$bin" = "$build/lbm-gpu" ] || n=${STUDY_NODE_RANKS:-4}
     [ "$n" -ge 2 ] || { log "node: needs 2 or more GPUs (found $n)"; exit 1; }
+    weak=${STUDY_NODE_WEAK:-256} strong=${STUDY_NODE_STRONG:-$([ "$n" -eq 2 ] && echo 768 || echo 1024)}
     run=("$mpiexec" "${flags[@]}" -np "$n" "$bin")
     all=$(grids_of "$n")
     log "node: one state on 1, 2 and $n ranks: 1x1x1,$(grids_of 2),$all"
