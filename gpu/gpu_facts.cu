@@ -117,14 +117,14 @@ extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen
     return 0;
 }
 
-extern "C" double gpu_occupancy(const void *fn, int threads, long blocks)
+extern "C" double gpu_occupancy(const void *fn, int threads, size_t smem, long blocks)
 {
     int per_sm = 0, dev = 0, sms = 0, max_threads = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) !=
             cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, 0) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess ||
         sms == 0 || max_threads == 0)
         return NAN;
     double resident = (double)per_sm * sms;

@@ -30,9 +30,10 @@ struct device_facts;
 int gpu_device_facts(struct device_facts *d, char *err, size_t errlen);
 
 /* Resident threads at launch of kernel `fn` (a __global__ function's address) with `threads` per
- * block and `blocks` blocks, over the device's maximum resident threads: bounded by the grid as
- * well as by each multiprocessor's resources. NaN when it cannot be told. */
-double gpu_occupancy(const void *fn, int threads, long blocks);
+ * block, `smem` bytes of dynamic shared memory a block and `blocks` blocks, over the device's
+ * maximum resident threads: bounded by the grid as well as by each multiprocessor's resources.
+ * NaN when it cannot be told. */
+double gpu_occupancy(const void *fn, int threads, size_t smem, long blocks);
 
 /* Free device memory in bytes, 0 on error. */
 size_t gpu_memory_free(void);

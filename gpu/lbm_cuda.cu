@@ -125,6 +125,16 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         }
         s->face_threads =
             s->threads < a.maxThreadsPerBlock ? s->threads : a.maxThreadsPerBlock / 32 * 32;
+        /* the neighbour half's staging: past the 48 KiB a launch gets unasked (dp from 613
+         * threads a block) the kernel must ask for it */
+        const size_t stage = gpu_aa_stage_bytes(s->threads, s->u.es);
+        if (stage > 48 * 1024 &&
+            gpu_check(cudaFuncSetAttribute(gpu_lbm_kernel(c, GPU_AA_NEIGHBOURS),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)stage),
+                      "aa: shared memory for the neighbour half", err, errlen)) {
+            free(s);
+            return 1;
+        }
         s->face_grid = dim3((unsigned)((c->nx + s->face_threads - 1) / s->face_threads),
                             (unsigned)gy, (unsigned)((rows + gy - 1) / gy));
         /* 16-bit: the cell-local half two cells a thread in 4-byte words, where every pair's
@@ -167,8 +177,9 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     }
     used->threads = s->threads;
     used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
-    used->occupancy =
-        gpu_occupancy(gpu_lbm_kernel(c, gpu_lbm_case_variant(c)), s->threads, used->blocks);
+    used->occupancy = gpu_occupancy(
+        gpu_lbm_kernel(c, gpu_lbm_case_variant(c)), s->threads,
+        c->kernel == LBM_AA ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0, used->blocks);
     used->pitch = s->u.l.pitch;
     *out = s;
     return 0;

@@ -76,6 +76,10 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
 cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int ndirs,
                                      const long lo[3], const long hi[3], void *buf,
                                      cudaStream_t stream);
+/* Shared memory of aa's neighbour half at `threads` a block and es-byte values: its 10 x-moving
+ * directions' values staged for the lane at their destination (4- and 8-byte values; 0 for
+ * 16-bit ones, stored straight) */
+size_t gpu_aa_stage_bytes(int threads, size_t es);
 /* aa's rows on a y or z face: fy nz + fz (ny - 2) for fy, fz = 2 (1 where ny, nz = 1) */
 long gpu_aa_face_rows(const struct lbm_layout *l);
 /* Queue one in-place aa update of s->lat[0]: the half s->aa_even names (the neighbour half: its

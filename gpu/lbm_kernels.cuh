@@ -360,11 +360,12 @@ __device__ __forceinline__ void aa_local_cell(T *lat, long cell, long ds,
  * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
  * plus the lid's term), collide, f_d into slot d of the cell downstream (across a wall: slot opp(d)
  * of the cell, with opp(d)'s lid term). GPU_AA_LOCAL: slot d in, collide, slot opp(d) out. Every
- * location is read and written by one thread, and a thread writes exactly the locations it
- * read: in place without a barrier, and the loads may take the read-only data path (__ldg),
- * which no other thread writes during the launch. They matter most: with plain loads the even
- * half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas, BGK; the cause,
- * likely addresses held across the collision, is not established). */
+ * location is read once and written once in a launch, the write after the read: by the same
+ * thread, or (the neighbour half's x-moving values within a block) by the lane at its cell after
+ * a barrier that follows the read. So the update is in place, and the loads may take the
+ * read-only data path (__ldg): no location is read after it was written. They matter most: with
+ * plain loads the even half took 72 registers in sp instead of 40, dp 124 instead of 70 (ptxas,
+ * BGK; the cause, likely addresses held across the collision, is not established). */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                           typename coll_of<T>::type p)
@@ -387,7 +388,10 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             if (y >= ny - 1) return; /* past the list's end */
         }
     }
-    if (x >= (long)l.nx) return;
+    /* the neighbour half stages its x-moving stores in 4- and 8-byte lattices (below): its
+     * threads past the row's end still meet its barrier */
+    const bool staged = V == GPU_AA_NEIGHBOURS && sizeof(T) >= 4;
+    if (x >= (long)l.nx && !staged) return;
     const typename coll_of<T>::type pc = p;
     const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
@@ -402,7 +406,24 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
          * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
          * last warp of a row do not diverge into the general rule (as in pull_kernel) */
         const long c = (long)cell, nx = (long)l.nx;
-        const int perx = b.periodic[0];
+        const int perx = b.periodic[0], live = x < nx;
+        /* the x-moving directions' values go through shared memory, [10 directions][1 +
+         * blockDim.x + 1] (slot t + 1 + c_x for lane t), and after a barrier the lane at each
+         * value's destination stores it, so that a warp stores whole aligned sectors; stored by
+         * the lane that made them, they spanned one sector more a request, two of them partial,
+         * and the half ran 10% longer than the cell-local one at the same DRAM bytes (ncu, H200
+         * sp, 256^3: data/PERFORMANCE-NOTES.md). That lane read the location before the barrier
+         * (it is the cell the value's source read from): still one reader, then one writer. The
+         * values that leave the block or the row (the end lanes, walls, the periodic wrap) are
+         * stored after the barrier by the lane that made them. 16-bit lattices store as
+         * before: staged, fp16s and fp16c lost 9-17% (H200, the same call), their issue slots
+         * already near full. */
+        extern __shared__ __align__(16) unsigned char aa_stage_bytes[];
+        T *const stage = reinterpret_cast<T *>(aa_stage_bytes);
+        const long bw = (long)blockDim.x, t = (long)threadIdx.x, sw = bw + 2;
+/* slot row of an x-moving direction in stage (directions 1, 2 and 7 to 14) */
+#define AA_XSLOT_(i) ((i) <= 2 ? (i)-1 : (i)-5)
+        if (live) {
 #define AA_LOADX_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
@@ -413,11 +434,13 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         }                                                                                          \
         f[i] = gpu_ldg(lat + at);                                                                  \
     }
-        LBM_D3Q19(AA_LOADX_)
+            LBM_D3Q19(AA_LOADX_)
 #undef AA_LOADX_
-        collide<COLL, FORCED>(f, &pc);
+            collide<COLL, FORCED>(f, &pc);
 #define AA_STOREX_(i, cx, cy, cz, o)                                                               \
-    {                                                                                              \
+    if ((cx) != 0 && staged) {                                                                     \
+        stage[AA_XSLOT_(i) * sw + t + 1 + (cx)] = gpu_value<T>(f[i]);                              \
+    } else {                                                                                       \
         long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
             const long xo = x + (cx);                                                              \
@@ -426,8 +449,30 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         }                                                                                          \
         lat[at] = gpu_value<T>(f[i]);                                                              \
     }
-        LBM_D3Q19(AA_STOREX_)
+            LBM_D3Q19(AA_STOREX_)
 #undef AA_STOREX_
+        }
+        if (!staged) return;
+        __syncthreads();
+        if (live) {
+            /* in: the value made by lane t - c_x for this cell; out: this lane's own value where
+             * its destination is another block's, or across the row's end */
+#define AA_STAGED_(i, cx, cy, cz, o)                                                               \
+    if ((cx) != 0) {                                                                               \
+        const long xi = x - (cx), xo = x + (cx), ti = t - (cx), to = t + (cx);                     \
+        if (ti >= 0 && ti < bw && xi >= 0 && xi < nx)                                              \
+            lat[(i)*ds + c + (cy)*pitch + (cz)*plane] = stage[AA_XSLOT_(i) * sw + t + 1];          \
+        if (to < 0 || to >= bw || xo < 0 || xo >= nx) {                                            \
+            long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                 \
+            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
+            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+            lat[at] = stage[AA_XSLOT_(i) * sw + to + 1];                                           \
+        }                                                                                          \
+    }
+            LBM_D3Q19(AA_STAGED_)
+#undef AA_STAGED_
+        }
+#undef AA_XSLOT_
     } else {
         /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
          * neighbour half's update there, in a kernel of its own so that its registers (sp 76,

@@ -300,7 +300,7 @@ static cudaError_t launch(struct stream_arrays *a)
 static double occupancy_of(const struct stream_arrays *a)
 {
     if (a->c.kernel == STREAM_MEMCPY) return NAN;
-    return gpu_occupancy(stream_fn(a->c.kernel, a->esize, word_bytes(a), a->ilp), a->threads,
+    return gpu_occupancy(stream_fn(a->c.kernel, a->esize, word_bytes(a), a->ilp), a->threads, 0,
                          a->blocks);
 }
 
