@@ -519,6 +519,17 @@ int lbm_x_faces_updated(void)
     return 0;
 }
 
+/* the CPU reads every ghost cell from its lattice: the caller unpacks */
+int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                      const long hi[3], const void *buf, int queue, int *taken, char *err,
+                      size_t errlen)
+{
+    (void)s, (void)dirs, (void)ndirs, (void)lo, (void)hi, (void)buf, (void)queue, (void)err,
+        (void)errlen;
+    *taken = 0;
+    return 0;
+}
+
 int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                     const long hi[3], void *buf, int queue, char *err, size_t errlen)
 {

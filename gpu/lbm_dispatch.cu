@@ -42,13 +42,13 @@ template <typename T> static const void *collision_fn(int coll, int forced, enum
 
 /* The kernels a precision's state needs besides the updates */
 struct aux_fns {
-    const void *init, *check, *halo;
+    const void *init, *check, *halo, *ring;
 };
 
 template <typename T> static struct aux_fns aux_of(void)
 {
     struct aux_fns a = {(const void *)init_kernel<T>, (const void *)check_kernel<T>,
-                        (const void *)halo_kernel<T>};
+                        (const void *)halo_kernel<T>, (const void *)face_ring_kernel<T>};
     return a;
 }
 
@@ -61,7 +61,7 @@ static struct aux_fns prec_aux(enum prec p)
         GPU_LBM_PRECISIONS(GPU_AUX_CASE_)
 #undef GPU_AUX_CASE_
     default: {
-        struct aux_fns none = {NULL, NULL, NULL};
+        struct aux_fns none = {NULL, NULL, NULL, NULL};
         return none;
     }
     }
@@ -118,6 +118,13 @@ static struct gpu_dirptrs dirptrs_of(const struct lbm_state *s, const void *src,
     return pp;
 }
 
+/* the received x faces the next update reads in place (lbm_halo_in_place) */
+static struct gpu_xghosts xghosts_of(const struct lbm_state *s)
+{
+    struct gpu_xghosts xg = {{s->xface[0], s->xface[1]}};
+    return xg;
+}
+
 cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream)
@@ -127,8 +134,9 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
     int ey = 0, ez = 0; /* GPU_PULL_HALO's */
     struct dirset ds = dirset_of(NULL, 0);
     struct gpu_dirptrs pp = dirptrs_of(s, src, dst);
-    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0,
-                    &ey,  &ez,  &ds,     &pp};
+    struct gpu_xghosts xg = xghosts_of(s);
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
+                    &ez,  &ds,  &pp,     &xg};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
 }
 
@@ -143,8 +151,9 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     const unsigned threads = (unsigned)s->threads;
     struct dirset ds = dirset_of(dirs, ndirs);
     struct gpu_dirptrs pp = dirptrs_of(s, src, NULL);
-    void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0,
-                    &ey,  &ez,  &ds,     &pp};
+    struct gpu_xghosts xg = xghosts_of(s);
+    void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
+                    &ez,  &ds,  &pp,     &xg};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO),
                             dim3((unsigned)((cells + threads - 1) / threads)), dim3(threads), args,
                             0, stream);
@@ -233,4 +242,15 @@ cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs,
     void *args[] = {&lat,    &s->u.l, &ds,     &at[0], &at[1],       &at[2],
                     &ext[0], &ext[1], &ext[2], &buf,   (void *)&mode};
     return cudaLaunchKernel(prec_aux(s->u.c.prec).halo, dim3(blocks), dim3(256), args, 0, stream);
+}
+
+cudaError_t gpu_lbm_launch_face_ring(struct lbm_state *s, const int *dirs, long gx, const void *buf,
+                                     cudaStream_t stream)
+{
+    struct dirset ds = dirset_of(dirs, 5);
+    void *lat = s->lat[1 - s->cur];
+    void *args[] = {&lat, &s->u.l, &ds, &gx, (void *)&buf};
+    const long ring = 4 * (long)(s->u.l.ny + s->u.l.nz) * 5;
+    const int blocks = (int)((ring + 255) / 256 < 1024 ? (ring + 255) / 256 : 1024);
+    return cudaLaunchKernel(prec_aux(s->u.c.prec).ring, dim3(blocks), dim3(256), args, 0, stream);
 }

@@ -15,6 +15,11 @@
 /* blocks of lbm_check's reduction kernel (256 threads each): one partial sum per block */
 #define GPU_LBM_CHECK_BLOCKS 1024
 
+/* The rank of an x-moving direction among the ten (directions 1, 2 and 7 to 14: 0 to 9); half of
+ * it is its rank among the five of its c_x sign, its slot in a halo across an x face (decomp lists
+ * a halo's directions in direction order) */
+#define GPU_XSLOT(i) ((i) <= 2 ? (i)-1 : (i)-5)
+
 struct lbm_state {
     struct lbm_setup u;
     char *lat[2];
@@ -32,6 +37,9 @@ struct lbm_state {
     int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
     dim3 local_grid;   /* its grid */
     cudaEvent_t qev[2];
+    /* distributed runs: the received halo of the x face at x = -1 and at x = nx that the next
+     * update reads in place of those ghost cells, or NULL (lbm_halo_in_place) */
+    const void *xface[2];
 };
 
 /* The update kernels, one row each: (variant, kernel template, what it updates). Every row is
@@ -89,6 +97,11 @@ cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);
 cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k);
 /* Reduce the current lattice into s->partial and s->hsum (GPU_LBM_CHECK_BLOCKS each). */
 cudaError_t gpu_lbm_launch_check(struct lbm_state *s);
+/* Queue face_ring_kernel: the ghost cells of the x face at x = gx (-1 or nx) that the rows on a y
+ * or z face read, from buf, the face's received halo (5 populations dirs[0..5)), into the next
+ * lattice, on `stream`. */
+cudaError_t gpu_lbm_launch_face_ring(struct lbm_state *s, const int *dirs, long gx, const void *buf,
+                                     cudaStream_t stream);
 /* Queue the copy of populations dirs[0..ndirs) (1 to 5) of the cells [lo, hi) between the next
  * lattice and buf (unpack: into the lattice) on `stream`. */
 cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],

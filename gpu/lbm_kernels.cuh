@@ -173,6 +173,14 @@ struct dirset {
     int d[5];
 };
 
+/* An x face's received halo, read in place of the ghost cells its unpack would write (side 0: the
+ * ghost layer x = -1, which holds the populations with c_x = +1; side 1: x = nx, c_x = -1), as
+ * the pack ordered it: [GPU_XSLOT(d) / 2][z][y] over the face's ny x nz cells. NULL: the ghost
+ * cells in the lattice. Only the kernels that read ghost layers take it. */
+struct gpu_xghosts {
+    const void *r[2];
+};
+
 /* Direction d's element 0 in the source and the destination lattice (d: NULL where the pull
  * writes a halo buffer), made on the host for each pull launch: an address is then a 32-bit cell
  * index on a constant pointer (a 64-bit index into the whole lattice took several integer
@@ -191,11 +199,13 @@ struct gpu_dirptrs {
  * [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, one cell a thread with x fastest (an x face's cells
  * lie along y), and writes only the populations ds into dst, a halo buffer ordered
  * [dir][z][y][x] as halo_kernel packs it: the face's update again, so that the box which updates
- * the same cells into the lattice can run beside the exchange instead of before it. */
+ * the same cells into the lattice can run beside the exchange instead of before it. Those two
+ * read an x face's ghost populations from xg where it names the face's received halo. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
                             struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
-                            int y0, int z0, int ey, int ez, struct dirset ds, struct gpu_dirptrs pp)
+                            int y0, int z0, int ey, int ez, struct dirset ds, struct gpu_dirptrs pp,
+                            struct gpu_xghosts xg)
 {
     static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
                       V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO,
@@ -243,17 +253,29 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx;
         const int perx = b.periodic[0];
-        const int ghost_lo = (V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO) && b.neighbor[0][0];
-        const int ghost_hi = (V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO) && b.neighbor[0][1];
+        const int halo = V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO;
+        const int ghost_lo = halo && b.neighbor[0][0], ghost_hi = halo && b.neighbor[0][1];
+        /* a received x face read in place (these rows read no ghost of its ring, which
+         * face_ring_kernel unpacks for the rows on a y or z face): [slot][z][y] */
+        const T *const xr0 = halo && ghost_lo ? (const T *)xg.r[0] : NULL;
+        const T *const xr1 = halo && ghost_hi ? (const T *)xg.r[1] : NULL;
+        const long fyz = (long)l.ny * (long)l.nz, fc = z * (long)l.ny + y;
 #define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
         long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        const T *p;                                                                                \
         if ((cx) != 0) {                                                                           \
             const long xo = x - (cx);                                                              \
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + base;                      \
             at = (xo < 0 && !ghost_lo) || (xo >= nx && !ghost_hi) ? alt : at;                      \
         }                                                                                          \
-        f[i] = gpu_load(src + at);                                                                 \
+        p = src + at;                                                                              \
+        if (halo && (cx) != 0) {                                                                   \
+            const T *const r = (cx) > 0 ? xr0 : xr1;                                               \
+            const int face = r != NULL && ((cx) > 0 ? x - (cx) < 0 : x - (cx) >= nx);              \
+            p = face ? r + (GPU_XSLOT(i) / 2 * fyz + fc - (cz) * (long)l.ny - (cy)) : p;           \
+        }                                                                                          \
+        f[i] = gpu_load(p);                                                                        \
     }
         LBM_D3Q19(GPU_LOADX_)
 #undef GPU_LOADX_
@@ -264,7 +286,9 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
          * above do instead of one branch per direction. The same values: a wall's source is the
          * cell's own opposite slot, plus the lid's term where z - c_z = nz; a side facing
          * another rank (GPU_PULL_BOX_GHOSTS and GPU_PULL_HALO only: the interior box never
-         * reaches one) is no wall and no wrap, the plain offset reads its ghost cell */
+         * reaches one) is no wall and no wrap, the plain offset reads its ghost cell (of an x
+         * face read in place too: the ring these rows read is unpacked, face_ring_kernel; a
+         * select for the buffer here took the box kernels from 47 to 104 registers in sp) */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
         const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
@@ -421,8 +445,6 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         extern __shared__ __align__(16) unsigned char aa_stage_bytes[];
         T *const stage = reinterpret_cast<T *>(aa_stage_bytes);
         const long bw = (long)blockDim.x, t = (long)threadIdx.x, sw = bw + 2;
-/* slot row of an x-moving direction in stage (directions 1, 2 and 7 to 14) */
-#define AA_XSLOT_(i) ((i) <= 2 ? (i)-1 : (i)-5)
         if (live) {
 #define AA_LOADX_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
@@ -439,7 +461,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             collide<COLL, FORCED>(f, &pc);
 #define AA_STOREX_(i, cx, cy, cz, o)                                                               \
     if ((cx) != 0 && staged) {                                                                     \
-        stage[AA_XSLOT_(i) * sw + t + 1 + (cx)] = gpu_value<T>(f[i]);                              \
+        stage[GPU_XSLOT(i) * sw + t + 1 + (cx)] = gpu_value<T>(f[i]);                              \
     } else {                                                                                       \
         long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
@@ -461,18 +483,17 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     if ((cx) != 0) {                                                                               \
         const long xi = x - (cx), xo = x + (cx), ti = t - (cx), to = t + (cx);                     \
         if (ti >= 0 && ti < bw && xi >= 0 && xi < nx)                                              \
-            lat[(i)*ds + c + (cy)*pitch + (cz)*plane] = stage[AA_XSLOT_(i) * sw + t + 1];          \
+            lat[(i)*ds + c + (cy)*pitch + (cz)*plane] = stage[GPU_XSLOT(i) * sw + t + 1];          \
         if (to < 0 || to >= bw || xo < 0 || xo >= nx) {                                            \
             long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                 \
             const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
             at = xo < 0 || xo >= nx ? alt : at;                                                    \
-            lat[at] = stage[AA_XSLOT_(i) * sw + to + 1];                                           \
+            lat[at] = stage[GPU_XSLOT(i) * sw + to + 1];                                           \
         }                                                                                          \
     }
             LBM_D3Q19(AA_STAGED_)
 #undef AA_STAGED_
         }
-#undef AA_XSLOT_
     } else {
         /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
          * neighbour half's update there, in a kernel of its own so that its registers (sp 76,
@@ -683,6 +704,38 @@ template <typename T> __device__ __forceinline__ void halo_sector_store(T *secto
     uint4 *q = reinterpret_cast<uint4 *>(sector);
     __stcg(q, make_uint4(w[0], w[1], w[2], w[3]));
     __stcg(q + 1, make_uint4(w[4], w[5], w[6], w[7]));
+}
+
+/* An x face read in place (gpu_xghosts): its ghost cells that the rows on a y or z face read,
+ * those within two cells of the face's y or z ends (z' in 0, 1, nz - 2, nz - 1 for every y', and
+ * y' in 0, 1, ny - 2, ny - 1 for the planes between), copied from buf ([slot][z][y], slot k
+ * holding direction ds.d[k]) into the ghost layer x = gx: 4 (ny + nz) cells of the ny nz */
+template <typename T>
+__global__ void face_ring_kernel(T *lat, struct lbm_layout l, struct dirset ds, long gx,
+                                 const T *buf)
+{
+    const long ny = (long)l.ny, nz = (long)l.nz;
+    const long zr = nz < 4 ? nz : 4, yr = ny < 4 ? ny : 4, mid = nz > 4 ? nz - 4 : 0;
+    const long ring = zr * ny + mid * yr;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (size_t)(ring * ds.n);
+         i += stride) {
+        const long k = (long)i / ring, j = (long)i % ring;
+        long y, z;
+        if (j < zr * ny) { /* a whole plane near a z end */
+            z = j / ny;
+            z = z < 2 || nz <= 4 ? z : nz - 4 + z;
+            y = j % ny;
+        } else { /* a plane between: the cells near its y ends */
+            z = 2 + (j - zr * ny) / yr;
+            y = (j - zr * ny) % yr;
+            y = y < 2 || ny <= 4 ? y : ny - 4 + y;
+        }
+        int d = ds.d[0];
+        for (int m = 1; m < 5; m++)
+            d = m == k ? ds.d[m] : d;
+        lat[LBM_IDX(&l, d, gx, y, z)] = buf[(k * nz + z) * ny + y];
+    }
 }
 
 /* halo (un)packing: populations ds of the box at (lx, ly, lz) of ex x ey x ez cells. mode 0

@@ -40,6 +40,15 @@ int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, i
  * lattice alone; the CPU updates the cells into the next lattice and packs them. */
 int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                     const long hi[3], void *buf, int queue, char *err, size_t errlen);
+/* Offers buf, the received populations dirs[0..ndirs) of the ghost cells [lo, hi) as
+ * lbm_halo_copy would unpack them, to the updates from the next lattice on, in place of those
+ * ghost cells, until the next offer for the same cells. *taken = 1 where the backend takes it (the
+ * GPU, for an x face, whose unpack writes one value a 32-byte sector: it queues what it still
+ * needs in the lattice), and the caller unpacks nothing; 0 where it does not (any other halo, the
+ * CPU), and the caller unpacks. */
+int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                      const long hi[3], const void *buf, int queue, int *taken, char *err,
+                      size_t errlen);
 /* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
 void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
 void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);

@@ -236,11 +236,17 @@ int dist_halo_finish(struct dist_run *r, char *err, size_t errlen)
     if (r->vias & 1 << VIA_NODE) dist_comm_window_sync(r->comm);
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        /* what arrives from the neighbour at c_dir fills the ghost layer on that side */
+        /* what arrives from the neighbour at c_dir fills the ghost layer on that side, or the
+         * backend reads it where it arrived: the next update's boundary boxes, which run before
+         * this rank's next send, so before the buffer's next writer (two exchanges on); not
+         * where x faces are updated, whose interior box reads them beside that send */
+        int taken = 0;
         if ((h->via != VIA_DEVICE && lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes,
                                                      LBM_COPY_TO_BACKEND, err, errlen)) ||
-            lbm_halo_copy(s, LBM_HALO_UNPACK, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi, h->rbuf[f],
-                          LBM_QUEUE_EDGE, err, errlen))
+            (!h->updated && lbm_halo_in_place(s, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi, h->rbuf[f],
+                                              LBM_QUEUE_EDGE, &taken, err, errlen)) ||
+            (!taken && lbm_halo_copy(s, LBM_HALO_UNPACK, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi,
+                                     h->rbuf[f], LBM_QUEUE_EDGE, err, errlen)))
             return 1;
     }
     r->flip = !f;
