@@ -98,6 +98,24 @@ extern "C" int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs
     return 0;
 }
 
+/* An x face's outgoing halo, as decomp lays it (the face's cells, its 5 populations in direction
+ * order): every box kernel with ghosts writes it as it updates those cells, which saves the pack
+ * after the update, one 32-byte sector read a value (data/PERFORMANCE-NOTES.md) */
+extern "C" int lbm_halo_sent_by_update(struct lbm_state *s, const int *dirs, int ndirs,
+                                       const long lo[3], const long hi[3], void *buf)
+{
+    static const int cx[19] = {LBM_D3Q19(LBM_CX_)};
+    const long nx = (long)s->u.l.nx, ny = (long)s->u.l.ny, nz = (long)s->u.l.nz;
+    const int side = ndirs == 5 && cx[dirs[0]] > 0; /* the populations leaving through x = nx - 1 */
+    if (ndirs != 5 || lo[0] != (side ? nx - 1 : 0) || hi[0] != lo[0] + 1 || lo[1] != 0 ||
+        hi[1] != ny || lo[2] != 0 || hi[2] != nz || !buf)
+        return 0;
+    for (int k = 0; k < 5; k++)
+        if (cx[dirs[k]] != (side ? 1 : -1) || GPU_XSLOT(dirs[k]) / 2 != k) return 0;
+    s->xsend[side] = buf;
+    return 1;
+}
+
 extern "C" void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem)
 {
     void *p = NULL;

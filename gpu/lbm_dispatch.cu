@@ -118,10 +118,11 @@ static struct gpu_dirptrs dirptrs_of(const struct lbm_state *s, const void *src,
     return pp;
 }
 
-/* the received x faces the next update reads in place (lbm_halo_in_place) */
+/* the received x faces the next update reads in place (lbm_halo_in_place) and the x faces'
+ * send buffers it writes (lbm_halo_sent_by_update) */
 static struct gpu_xghosts xghosts_of(const struct lbm_state *s)
 {
-    struct gpu_xghosts xg = {{s->xface[0], s->xface[1]}};
+    struct gpu_xghosts xg = {{s->xface[0], s->xface[1]}, {s->xsend[0], s->xsend[1]}};
     return xg;
 }
 

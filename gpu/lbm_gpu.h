@@ -40,6 +40,9 @@ struct lbm_state {
     /* distributed runs: the received halo of the x face at x = -1 and at x = nx that the next
      * update reads in place of those ghost cells, or NULL (lbm_halo_in_place) */
     const void *xface[2];
+    /* ... and the send buffer of the x face at x = 0 and at x = nx - 1 that every update of those
+     * cells writes, or NULL (lbm_halo_sent_by_update) */
+    void *xsend[2];
 };
 
 /* The update kernels, one row each: (variant, kernel template, what it updates). Every row is

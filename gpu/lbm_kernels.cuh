@@ -173,12 +173,15 @@ struct dirset {
     int d[5];
 };
 
-/* An x face's received halo, read in place of the ghost cells its unpack would write (side 0: the
- * ghost layer x = -1, which holds the populations with c_x = +1; side 1: x = nx, c_x = -1), as
- * the pack ordered it: [GPU_XSLOT(d) / 2][z][y] over the face's ny x nz cells. NULL: the ghost
- * cells in the lattice. Only the kernels that read ghost layers take it. */
+/* The x faces' halos, as the pack orders them: [GPU_XSLOT(d) / 2][z][y] over the face's ny x nz
+ * cells. r: the received halo, read in place of the ghost cells its unpack would write (side 0:
+ * the ghost layer x = -1, which holds the populations with c_x = +1; side 1: x = nx, c_x = -1);
+ * w: the send buffer, which the update writes as it updates the face's cells (side 0: x = 0's
+ * populations with c_x = -1; side 1: x = nx - 1's, c_x = +1) instead of a pack after it. NULL:
+ * the ghost cells in the lattice, the pack. Only the kernels that read ghost layers take them. */
 struct gpu_xghosts {
     const void *r[2];
+    void *w[2];
 };
 
 /* Direction d's element 0 in the source and the destination lattice (d: NULL where the pull
@@ -334,6 +337,20 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_EDGE_
     }
     collide<COLL, FORCED>(f, &pc);
+    if (V == GPU_PULL_BOX_GHOSTS) {
+        /* an x-end lane whose face's send buffer the update writes: the 5 populations that leave
+         * through the face, as the pack would read them from dst */
+        T *const w0 = x == 0 ? (T *)xg.w[0] : NULL;
+        T *const w1 = x == (long)l.nx - 1 ? (T *)xg.w[1] : NULL;
+        if (w0 != NULL || w1 != NULL) {
+            const long at = z * (long)l.ny + y, fyz = (long)l.ny * (long)l.nz;
+#define GPU_SENDX_(i, cx, cy, cz, o)                                                               \
+    if ((cx) != 0 && ((cx) < 0 ? w0 : w1) != NULL)                                                 \
+        ((cx) < 0 ? w0 : w1)[GPU_XSLOT(i) / 2 * fyz + at] = gpu_value<T>(f[i]);
+            LBM_D3Q19(GPU_SENDX_)
+#undef GPU_SENDX_
+        }
+    }
     if (V == GPU_PULL_HALO) {
         /* population ds.d[k] to slot k of the buffer: selects over the 19, so that f stays in
          * registers (an index by a run-time direction would put it in local memory) */

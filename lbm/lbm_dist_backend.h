@@ -49,6 +49,12 @@ int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long 
 int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                       const long hi[3], const void *buf, int queue, int *taken, char *err,
                       size_t errlen);
+/* Offers buf, the send buffer of populations dirs[0..ndirs) of the cells [lo, hi) (ordered as
+ * lbm_halo_copy packs them), to every later update of those cells: 1 where the backend writes it
+ * as it updates them (the GPU's boxes with ghosts, for an x face), and then the halo needs no pack
+ * after an update; 0 where it does not (any other halo, the CPU). */
+int lbm_halo_sent_by_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
+                            const long hi[3], void *buf);
 /* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
 void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
 void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);

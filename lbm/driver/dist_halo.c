@@ -146,8 +146,13 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
     /* first: collective, so a rank failing below cannot leave the others waiting in it */
     r->vias_all = dist_comm_or_int(r->comm, r->vias);
     if ((r->vias_all & 1 << VIA_NODE) && attach_window(r, err, errlen)) return 1;
-    for (int k = 0; k < r->nh; k++)
-        if (alloc_buffers(&r->h[k], err, errlen)) return 1;
+    for (int k = 0; k < r->nh; k++) {
+        struct halo *h = &r->h[k];
+        if (alloc_buffers(h, err, errlen)) return 1;
+        /* not where x faces are updated: that interior box writes them beside the send */
+        h->by_update = !h->updated &&
+                       lbm_halo_sent_by_update(s, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf);
+    }
     return 0;
 }
 
@@ -188,7 +193,7 @@ static size_t wire_bytes(const struct halo *h)
     return h->via == VIA_NODE ? 0 : h->bytes;
 }
 
-int dist_halo_pack(struct dist_run *r, int update, char *err, size_t errlen)
+int dist_halo_pack(struct dist_run *r, enum dist_pack how, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
     const int f = r->flip;
@@ -201,11 +206,12 @@ int dist_halo_pack(struct dist_run *r, int update, char *err, size_t errlen)
     }
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        if ((update && h->updated
-                 ? lbm_halo_update(s, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
-                                   LBM_QUEUE_EDGE, err, errlen)
-                 : lbm_halo_copy(s, LBM_HALO_PACK, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
-                                 LBM_QUEUE_EDGE, err, errlen)) ||
+        const int written = h->by_update && how != DIST_PACK_PRIME;
+        if ((!written && (how == DIST_PACK_SHELLS && h->updated
+                              ? lbm_halo_update(s, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf,
+                                                LBM_QUEUE_EDGE, err, errlen)
+                              : lbm_halo_copy(s, LBM_HALO_PACK, h->g.dirs, h->g.n, h->g.slo,
+                                              h->g.shi, h->sbuf, LBM_QUEUE_EDGE, err, errlen))) ||
             (h->via != VIA_DEVICE &&
              lbm_buffer_copy(s, h->via == VIA_NODE ? h->phost[f] : h->shost, h->sbuf, h->bytes,
                              LBM_COPY_TO_HOST, err, errlen)))

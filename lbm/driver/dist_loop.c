@@ -20,7 +20,8 @@ static int update(struct dist_run *r, struct lbm_state *s, enum dist_exchange ex
     }
     /* the interior goes between packing and sending: a device backend queues it and the host
      * moves on to wait for the packs; the CPU computes it while the messages travel */
-    if (exchange && dist_halo_pack(r, overlap, err, errlen)) return 1;
+    if (exchange && dist_halo_pack(r, overlap ? DIST_PACK_SHELLS : DIST_PACK_WHOLE, err, errlen))
+        return 1;
     if (overlap && async &&
         lbm_update_box(s, r->box_lo[inner], r->box_hi[inner], LBM_QUEUE_INTERIOR, err, errlen))
         return 1;
@@ -63,7 +64,7 @@ int dist_prime(struct dist_run *r, struct lbm_state *s, char *err, size_t errlen
     int rc;
     if (r->nh == 0) return 0;
     lbm_swap(s); /* the halo calls work on the next lattice: make it the current one */
-    rc = dist_halo_pack(r, 0, err, errlen) || dist_halo_send(r, err, errlen) ||
+    rc = dist_halo_pack(r, DIST_PACK_PRIME, err, errlen) || dist_halo_send(r, err, errlen) ||
          dist_halo_finish(r, err, errlen) || lbm_wait(s, LBM_QUEUE_BOTH, err, errlen);
     lbm_swap(s);
     return rc;

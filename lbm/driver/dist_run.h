@@ -28,6 +28,7 @@ struct halo {
     void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
     void *phost[2];         /* VIA_NODE: the neighbour's rhost[], where this rank's halo goes */
     int updated;            /* its cells are updated into sbuf (lbm_halo_update), not packed */
+    int by_update;          /* every update of its cells writes sbuf (lbm_halo_sent_by_update) */
 };
 
 struct dist_run {
@@ -47,12 +48,15 @@ struct dist_run {
     struct lbm_state *s;
 };
 
+/* What the exchange follows: no update (the exchange before the first), an overlapped update's
+ * boundary boxes (the interior comes later), or the whole box */
+enum dist_pack { DIST_PACK_PRIME, DIST_PACK_SHELLS, DIST_PACK_WHOLE };
 /* dist_halo.c: the exchange of one update, in three parts (dist_loop.c interleaves the interior
- * update with them): post the receives and pack every halo from the next lattice (update: the
- * halos marked updated are updated from the current lattice into their buffers instead, as the
- * interior has not run yet); send once packed; wait and unpack into the next lattice's ghost
- * layers. */
-int dist_halo_pack(struct dist_run *r, int update, char *err, size_t errlen);
+ * update with them): post the receives and pack every halo from the next lattice (after the
+ * shells the halos marked updated are updated from the current lattice into their buffers
+ * instead, as the interior has not run yet; after an update the halos its boxes wrote need
+ * nothing); send once packed; wait and unpack into the next lattice's ghost layers. */
+int dist_halo_pack(struct dist_run *r, enum dist_pack how, char *err, size_t errlen);
 int dist_halo_send(struct dist_run *r, char *err, size_t errlen);
 int dist_halo_finish(struct dist_run *r, char *err, size_t errlen);
 /* frees the halo buffers and unpins the window (before the window itself goes) */
