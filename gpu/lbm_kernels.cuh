@@ -396,6 +396,17 @@ __device__ __forceinline__ void aa_local_cell(T *lat, long cell, long ds,
 #undef AA_STORE_
 }
 
+/* aa's rule at a row's x end, one home for its loads and stores: at, the location of cell
+ * xo = x + s c_x's slot (s = -1 upstream, +1 downstream), becomes past the row's end the same slot
+ * of the cell across the periodic wrap, or else wall, the bounce-back slot of the cell itself. A
+ * statement, not a function: as a function the compiler took sp's neighbour half from 64 to 72
+ * registers (ptxas, sm_90) */
+#define AA_ROW_END_(at, xo, wall)                                                                  \
+    {                                                                                              \
+        const long alt = perx ? (at) + ((xo) < 0 ? nx : -nx) : (wall);                             \
+        at = (xo) < 0 || (xo) >= nx ? alt : (at);                                                  \
+    }
+
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
  * direction d's post-collision value sits in slot opp(d) of its cell. V = GPU_AA_NEIGHBOURS (the
  * first of a pair): f_d from slot opp(d) of the cell upstream (across a wall: slot d of the cell,
@@ -468,8 +479,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
             const long xo = x - (cx);                                                              \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (i)*ds + c;                         \
-            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+            AA_ROW_END_(at, xo, (i)*ds + c)                                                        \
         }                                                                                          \
         f[i] = gpu_ldg(lat + at);                                                                  \
     }
@@ -483,8 +493,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
             const long xo = x + (cx);                                                              \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
-            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+            AA_ROW_END_(at, xo, (o)*ds + c)                                                        \
         }                                                                                          \
         lat[at] = gpu_value<T>(f[i]);                                                              \
     }
@@ -503,13 +512,13 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
             lat[(i)*ds + c + (cy)*pitch + (cz)*plane] = stage[GPU_XSLOT(i) * sw + t + 1];          \
         if (to < 0 || to >= bw || xo < 0 || xo >= nx) {                                            \
             long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                 \
-            const long alt = perx ? at + (xo < 0 ? nx : -nx) : (o)*ds + c;                         \
-            at = xo < 0 || xo >= nx ? alt : at;                                                    \
+            AA_ROW_END_(at, xo, (o)*ds + c)                                                        \
             lat[at] = stage[GPU_XSLOT(i) * sw + to + 1];                                           \
         }                                                                                          \
     }
             LBM_D3Q19(AA_STAGED_)
 #undef AA_STAGED_
+#undef AA_ROW_END_
         }
     } else {
         /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
