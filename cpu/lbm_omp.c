@@ -369,31 +369,6 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
 /* The row kernels over a box (lbm_step's whole domain, a distributed run's boxes); halos
  * through host memory. */
 
-int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
-                   char *err, size_t errlen)
-{
-    const lbm_omp_row_fn fn = s->row;
-    const int nt = s->nt;
-    const char *src = s->lat[s->cur];
-    char *dst = s->lat[1 - s->cur];
-    (void)queue;
-    (void)err;
-    (void)errlen;
-    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
-#pragma omp parallel num_threads(s->threads)
-    {
-        void *buf = nt ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
-        cpu_marker_start(s->region);
-#pragma omp for collapse(2) schedule(static)
-        for (size_t z = lo[2]; z < hi[2]; z++)
-            for (size_t y = lo[1]; y < hi[1]; y++)
-                fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
-        if (nt) cpu_nt_fence();
-        cpu_marker_stop(s->region);
-    }
-    return 0;
-}
-
 /* n values of es bytes: an x face's row is one value, where a memcpy call costs more than the
  * copy and hides the next row's load from the core */
 static inline void copy_values(void *restrict d, const void *restrict s, size_t n, size_t es)
@@ -406,6 +381,78 @@ static inline void copy_values(void *restrict d, const void *restrict s, size_t 
         memcpy(d, s, 2);
     else
         memcpy(d, s, n * es);
+}
+
+/* Before a row's update: the ghost values its end cell on x face `side` reads (the 5 populations
+ * that cross the face), from the received halo into the ghost cells they are read from. Each is
+ * read by that one cell alone, so no other row waits on it, and the copy brings in the line the
+ * row reads next; an unpack after the exchange wrote each into a line of its own that the row
+ * then missed on again. Sources past the face's y or z range are an edge's ghosts, unpacked. */
+static void row_ghosts_in(const struct lbm_state *s, char *src, size_t y, size_t z, int side)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const size_t es = s->u.es;
+    const long ny = (long)l->ny, nz = (long)l->nz, x = side ? (long)l->nx - 1 : 0;
+    for (int k = 0; k < 5; k++) {
+        const int d = s->xin_dirs[side][k];
+        long c[3];
+        int lid;
+        if (lbm_upstream_cell(l, &s->u.b, lbm_cx[d], lbm_cy[d], lbm_cz[d], x, (long)y, (long)z, c,
+                              &lid, LBM_PULL_HALO) ||
+            c[1] < 0 || c[1] >= ny || c[2] < 0 || c[2] >= nz)
+            continue;
+        copy_values(src + LBM_IDX(l, d, c[0], c[1], c[2]) * es,
+                    s->xin[side] + (size_t)((k * nz + c[2]) * ny + c[1]) * es, 1, es);
+    }
+}
+
+/* After a row's update: the 5 values its end cell on x face `side` sends, from the row just
+ * written into the face's send buffer (the pack after the update read a line a value) */
+static void row_faces_out(const struct lbm_state *s, const char *dst, size_t y, size_t z, int side)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const size_t es = s->u.es, x = side ? l->nx - 1 : 0;
+    for (int k = 0; k < 5; k++)
+        copy_values(s->xout[side] + (((size_t)k * l->nz + z) * l->ny + y) * es,
+                    dst + LBM_IDX(l, s->xout_dirs[side][k], x, y, z) * es, 1, es);
+}
+
+int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
+                   char *err, size_t errlen)
+{
+    const lbm_omp_row_fn fn = s->row;
+    const int nt = s->nt;
+    const char *src = s->lat[s->cur];
+    char *dst = s->lat[1 - s->cur];
+    (void)queue;
+    (void)err;
+    (void)errlen;
+    if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
+    /* the x faces this box's rows reach whose halos the rows read and write themselves */
+    int in[2], out[2];
+    for (int side = 0; side < 2; side++) {
+        const size_t x = side ? s->u.l.nx - 1 : 0;
+        in[side] = s->xin[side] && lo[0] <= x && x < hi[0];
+        out[side] = s->xout[side] && lo[0] <= x && x < hi[0];
+    }
+#pragma omp parallel num_threads(s->threads)
+    {
+        void *buf = nt ? s->nt_buf + (size_t)omp_get_thread_num() * s->nt_slot : NULL;
+        cpu_marker_start(s->region);
+#pragma omp for collapse(2) schedule(static)
+        for (size_t z = lo[2]; z < hi[2]; z++) {
+            for (size_t y = lo[1]; y < hi[1]; y++) {
+                for (int side = 0; side < 2; side++)
+                    if (in[side]) row_ghosts_in(s, (char *)src, y, z, side);
+                fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
+                for (int side = 0; side < 2; side++)
+                    if (out[side]) row_faces_out(s, dst, y, z, side);
+            }
+        }
+        if (nt) cpu_nt_fence();
+        cpu_marker_stop(s->region);
+    }
+    return 0;
 }
 
 int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, int ndirs,
@@ -519,23 +566,23 @@ int lbm_x_faces_updated(void)
     return 0;
 }
 
-/* the CPU reads every ghost cell from its lattice: the caller unpacks */
-int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
-                      const long hi[3], const void *buf, int queue, int *taken, char *err,
-                      size_t errlen)
+/* x faces: the rows read the received halo and write the send buffer themselves
+ * (row_ghosts_in, row_faces_out) */
+int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const void *buf, int queue,
+                      int *taken, char *err, size_t errlen)
 {
-    (void)s, (void)dirs, (void)ndirs, (void)lo, (void)hi, (void)buf, (void)queue, (void)err,
-        (void)errlen;
-    *taken = 0;
+    (void)queue, (void)err, (void)errlen;
+    s->xin[side] = buf;
+    memcpy(s->xin_dirs[side], dirs, sizeof s->xin_dirs[side]);
+    *taken = 1;
     return 0;
 }
 
-/* the CPU packs its halos after the update */
-int lbm_halo_sent_by_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
-                            const long hi[3], void *buf)
+int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf)
 {
-    (void)s, (void)dirs, (void)ndirs, (void)lo, (void)hi, (void)buf;
-    return 0;
+    s->xout[side] = buf;
+    memcpy(s->xout_dirs[side], dirs, sizeof s->xout_dirs[side]);
+    return 1;
 }
 
 int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],

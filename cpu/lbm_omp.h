@@ -47,6 +47,13 @@ struct lbm_state {
     char *nt_buf;     /* the nt kernel's per-thread buffers, nt_slot bytes apart; NULL otherwise */
     size_t nt_slot;   /* bytes: a whole 2 MiB huge page per thread, as cpu_alloc gives each */
     char region[32];  /* likwid marker region: lbm_<kernel> */
+    /* distributed runs, the x faces (side 0 at x = 0, 1 at nx - 1): the received halo the rows
+     * read their ghost values from (lbm_halo_in_place) and the send buffer they write
+     * (lbm_halo_sent_by_update), each [k][z][y] for population x*_dirs[side][k]; NULL: unpacked
+     * into the ghost layer, packed after the update */
+    const char *xin[2];
+    char *xout[2];
+    int xin_dirs[2][5], xout_dirs[2][5];
 };
 
 /* The nt kernel streams a whole regular row of whole cache lines, its direction rows starting on

@@ -2,7 +2,6 @@
  * boxes and halos queued on two streams, halo buffers, pinning, device selection. */
 #include <stdio.h>
 
-#include "d3q19.h"
 #include "gpu_check.h"
 #include "lbm_dist_backend.h"
 #include "lbm_gpu.h"
@@ -72,25 +71,25 @@ extern "C" int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, 
     return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "halo update launch", err, errlen);
 }
 
-/* An x face's halo, as decomp lays it (the whole face, its 5 populations in direction order): the
- * inner rows of the box kernels with ghosts read it in place, which saves its unpack, 1.3M
- * scattered sector writes at 512 x 512 cells (data/PERFORMANCE-NOTES.md); the ring of ghost
- * cells that the rows on a y or z face read is unpacked */
-extern "C" int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
-                                 const long hi[3], const void *buf, int queue, int *taken,
-                                 char *err, size_t errlen)
+/* whether dirs lists an x face's 5 populations in the kernels' slot order (GPU_XSLOT) */
+static int xslots_ok(const int dirs[5])
 {
-    static const int cx[19] = {LBM_D3Q19(LBM_CX_)};
-    const long nx = (long)s->u.l.nx, ny = (long)s->u.l.ny, nz = (long)s->u.l.nz;
-    const int side = lo[0] == -1 ? 0 : (lo[0] == nx ? 1 : -1);
+    for (int k = 0; k < 5; k++)
+        if (GPU_XSLOT(dirs[k]) / 2 != k) return 0;
+    return 1;
+}
+
+/* The box kernels' inner rows read a received x face in place, which saves its unpack, 1.3M
+ * scattered sector writes at 512 x 512 cells (data/PERFORMANCE-NOTES.md); the ring of ghost cells
+ * that the rows on a y or z face read is unpacked */
+extern "C" int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const void *buf,
+                                 int queue, int *taken, char *err, size_t errlen)
+{
+    const long gx = side ? (long)s->u.l.nx : -1;
     cudaError_t e;
     *taken = 0;
-    if (side < 0 || hi[0] != lo[0] + 1 || lo[1] != 0 || hi[1] != ny || lo[2] != 0 || hi[2] != nz ||
-        ndirs != 5 || !buf)
-        return 0;
-    for (int k = 0; k < 5; k++)
-        if (cx[dirs[k]] != (side ? -1 : 1) || GPU_XSLOT(dirs[k]) / 2 != k) return 0;
-    e = gpu_lbm_launch_face_ring(s, dirs, lo[0], buf, s->q[queue]);
+    if (!xslots_ok(dirs)) return 0;
+    e = gpu_lbm_launch_face_ring(s, dirs, gx, buf, s->q[queue]);
     if (gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "face ring launch", err, errlen))
         return 1;
     s->xface[side] = buf;
@@ -98,20 +97,11 @@ extern "C" int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs
     return 0;
 }
 
-/* An x face's outgoing halo, as decomp lays it (the face's cells, its 5 populations in direction
- * order): every box kernel with ghosts writes it as it updates those cells, which saves the pack
- * after the update, one 32-byte sector read a value (data/PERFORMANCE-NOTES.md) */
-extern "C" int lbm_halo_sent_by_update(struct lbm_state *s, const int *dirs, int ndirs,
-                                       const long lo[3], const long hi[3], void *buf)
+/* Every box kernel with ghosts writes an x face's send buffer as it updates the face's cells,
+ * which saves the pack after the update, one 32-byte sector read a value */
+extern "C" int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf)
 {
-    static const int cx[19] = {LBM_D3Q19(LBM_CX_)};
-    const long nx = (long)s->u.l.nx, ny = (long)s->u.l.ny, nz = (long)s->u.l.nz;
-    const int side = ndirs == 5 && cx[dirs[0]] > 0; /* the populations leaving through x = nx - 1 */
-    if (ndirs != 5 || lo[0] != (side ? nx - 1 : 0) || hi[0] != lo[0] + 1 || lo[1] != 0 ||
-        hi[1] != ny || lo[2] != 0 || hi[2] != nz || !buf)
-        return 0;
-    for (int k = 0; k < 5; k++)
-        if (cx[dirs[k]] != (side ? 1 : -1) || GPU_XSLOT(dirs[k]) / 2 != k) return 0;
+    if (!xslots_ok(dirs)) return 0;
     s->xsend[side] = buf;
     return 1;
 }

@@ -40,21 +40,19 @@ int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, i
  * lattice alone; the CPU updates the cells into the next lattice and packs them. */
 int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
                     const long hi[3], void *buf, int queue, char *err, size_t errlen);
-/* Offers buf, the received populations dirs[0..ndirs) of the ghost cells [lo, hi) as
- * lbm_halo_copy would unpack them, to the updates from the next lattice on, in place of those
- * ghost cells, until the next offer for the same cells. *taken = 1 where the backend takes it (the
- * GPU, for an x face, whose unpack writes one value a 32-byte sector: it queues what it still
- * needs in the lattice), and the caller unpacks nothing; 0 where it does not (any other halo, the
- * CPU), and the caller unpacks. */
-int lbm_halo_in_place(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
-                      const long hi[3], const void *buf, int queue, int *taken, char *err,
-                      size_t errlen);
-/* Offers buf, the send buffer of populations dirs[0..ndirs) of the cells [lo, hi) (ordered as
- * lbm_halo_copy packs them), to every later update of those cells: 1 where the backend writes it
- * as it updates them (the GPU's boxes with ghosts, for an x face), and then the halo needs no pack
- * after an update; 0 where it does not (any other halo, the CPU). */
-int lbm_halo_sent_by_update(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],
-                            const long hi[3], void *buf);
+/* An x face's halos (side 0: the face at x = 0 and its ghost layer x = -1; side 1: x = nx - 1
+ * and x = nx), each ordered as lbm_halo_copy packs it, [k][z][y] over the face's ny x nz cells,
+ * k for population dirs[k] (the 5 that cross the face, in direction order).
+ * lbm_halo_in_place offers buf, the received halo, to the updates from the next lattice on in
+ * place of the ghost layer, until the next offer for the side: *taken = 1 where the backend takes
+ * it (it queues what it still needs in the lattice), and the caller unpacks nothing; 0 where it
+ * does not, and the caller unpacks.
+ * lbm_halo_sent_by_update offers buf, the face's send buffer, to every later update: 1 where the
+ * backend writes it as it updates the face's cells, and then the face needs no pack after an
+ * update; 0 where it does not. */
+int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const void *buf, int queue,
+                      int *taken, char *err, size_t errlen);
+int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf);
 /* Halo buffers (enum lbm_buffer_mem). Copies between them run on queue 0. */
 void *lbm_buffer_alloc(size_t bytes, enum lbm_buffer_mem mem);
 void lbm_buffer_free(void *p, enum lbm_buffer_mem mem);

@@ -116,6 +116,12 @@ static void halo_dirs(const int m[3], struct decomp_halo *h)
     }
 }
 
+int decomp_x_side(const struct decomp_halo *g)
+{
+    if (lbm_cy[g->dir] != 0 || lbm_cz[g->dir] != 0) return -1;
+    return lbm_cx[g->dir] > 0;
+}
+
 int decomp_halos(const size_t n[3], const struct lbm_place *place, const int coords[3],
                  const int procs[3], const int periodic[3], struct decomp_halo h[DECOMP_MAX_HALOS])
 {

@@ -50,6 +50,10 @@ struct decomp_halo {
     long slo[3], shi[3], rlo[3], rhi[3];
 };
 
+/* Which x face halo g is: 0 the one at x = 0 (its ghost layer x = -1), 1 at x = nx - 1 (x = nx),
+ * -1 for a halo that crosses y or z (a y or z face, an edge): its neighbour lies along x alone */
+int decomp_x_side(const struct decomp_halo *g);
+
 /* The halos of the rank at coords whose box is n[3] and place `place` (decomp_place), in d3q19
  * direction order; returns how many (0 without neighbours). */
 int decomp_halos(const size_t n[3], const struct lbm_place *place, const int coords[3],

@@ -51,7 +51,7 @@ static void plan(struct dist_run *r, const int coords[3], const int procs[3], co
         r->h[k].g = g[k];
         r->h[k].node_peer = dist_comm_node_rank(r->comm, g[k].peer);
         /* a face's halo along x alone: no y or z shell holds its cells */
-        r->h[k].updated = r->x_update && lbm_cy[g[k].dir] == 0 && lbm_cz[g[k].dir] == 0;
+        r->h[k].updated = r->x_update && decomp_x_side(&g[k]) >= 0;
     }
     r->nbox =
         decomp_boxes(n, &r->c.place, r->x_update ? 0 : lbm_shell_x_cells(), r->box_lo, r->box_hi);

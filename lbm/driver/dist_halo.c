@@ -149,9 +149,10 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         if (alloc_buffers(h, err, errlen)) return 1;
-        /* not where x faces are updated: that interior box writes them beside the send */
-        h->by_update = !h->updated &&
-                       lbm_halo_sent_by_update(s, h->g.dirs, h->g.n, h->g.slo, h->g.shi, h->sbuf);
+        /* an x face; not where x faces are updated: that interior box writes them beside the
+         * send */
+        h->by_update = !h->updated && decomp_x_side(&h->g) >= 0 &&
+                       lbm_halo_sent_by_update(s, decomp_x_side(&h->g), h->g.dirs, h->sbuf);
     }
     return 0;
 }
@@ -249,8 +250,9 @@ int dist_halo_finish(struct dist_run *r, char *err, size_t errlen)
         int taken = 0;
         if ((h->via != VIA_DEVICE && lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes,
                                                      LBM_COPY_TO_BACKEND, err, errlen)) ||
-            (!h->updated && lbm_halo_in_place(s, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi, h->rbuf[f],
-                                              LBM_QUEUE_EDGE, &taken, err, errlen)) ||
+            (!h->updated && decomp_x_side(&h->g) >= 0 &&
+             lbm_halo_in_place(s, decomp_x_side(&h->g), h->g.rdirs, h->rbuf[f], LBM_QUEUE_EDGE,
+                               &taken, err, errlen)) ||
             (!taken && lbm_halo_copy(s, LBM_HALO_UNPACK, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi,
                                      h->rbuf[f], LBM_QUEUE_EDGE, err, errlen)))
             return 1;
