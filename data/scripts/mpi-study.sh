@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpi-study.sh OUTDIR: builds the suite (with MPI), runs the tests, and records the distributed
 # LBM studies into OUTDIR:
-#   gpu: one case on every grid of 1..N GPUs ends in the same state (csv_check --same-state);
+#   gpu: one case on every grid of 1, 2 and 4 ranks (up to the GPUs present) ends in the same
+#        state (csv_check --same-state);
 #        weak scaling with 256^3 per GPU and strong scaling of a 512^3 cavity on 1, 2, 4.. GPUs
 #        (powers of two up to the GPUs present), halo overlap on and off, halos through the
 #        node's shared memory and through host messages (--halo node,host), sp and dp; the
@@ -35,6 +36,18 @@ ompi_info --parsable --all 2>/dev/null | grep -i "cuda_support" >>"$out/mpi.txt"
 { df -h /dev/shm /tmp; cat /proc/sys/kernel/yama/ptrace_scope; } >>"$out/mpi.txt" 2>&1
 reps=(--reps 5 --warmup 20)
 
+# every grid PXxPYxPZ of n ranks, comma-separated
+grids_of() {
+    local n=$1 px py list=""
+    for ((px = 1; px <= n; px++)); do
+        ((n % px)) && continue
+        for ((py = 1; py <= n / px; py++)); do
+            ((n / px % py)) || list="$list,${px}x${py}x$((n / px / py))"
+        done
+    done
+    echo "${list#,}"
+}
+
 ngpu=0
 nvidia-smi -L >/dev/null 2>&1 && ngpu=$(nvidia-smi -L | grep -c '^GPU ')
 if [[ " $parts " == *" gpu "* ]] && [ "$ngpu" -ge 1 ] && [ -x "$build/lbm-gpu" ]; then
@@ -43,8 +56,7 @@ if [[ " $parts " == *" gpu "* ]] && [ "$ngpu" -ge 1 ] && [ -x "$build/lbm-gpu" ]
     nvidia-smi topo -m >>"$out/gpu.txt" 2>&1
     ranks=1 grids=1x1x1
     for ((r = 2; r <= ngpu; r *= 2)); do ranks="$ranks,$r"; done
-    [ "$ngpu" -ge 2 ] && grids="$grids,2x1x1,1x2x1,1x1x2"
-    [ "$ngpu" -ge 4 ] && grids="$grids,2x2x1,1x2x2,2x1x2,4x1x1,1x1x4"
+    for r in 2 4; do [ "$ngpu" -ge $r ] && grids="$grids,$(grids_of $r)"; done
     run=("$mpiexec" "${flags[@]}" -np "$ngpu" "$build/lbm-gpu")
     log "gpu stream ceiling (one GPU)"
     "$build/stream-gpu" --kernel copy,memcpy --reps 30 -o "$out/gpu-stream.csv" || exit 1
@@ -69,18 +81,6 @@ if [[ " $parts " == *" gpu "* ]] && [ "$ngpu" -ge 1 ] && [ -x "$build/lbm-gpu" ]
     "${run[@]}" --size 512 --procs "$grids" --precision sp --halo node,host "${reps[@]}" \
         -o "$out/gpu-strong-grids.csv" || exit 1
 fi
-
-# every grid PXxPYxPZ of n ranks, comma-separated
-grids_of() {
-    local n=$1 px py list=""
-    for ((px = 1; px <= n; px++)); do
-        ((n % px)) && continue
-        for ((py = 1; py <= n / px; py++)); do
-            ((n / px % py)) || list="$list,${px}x${py}x$((n / px / py))"
-        done
-    done
-    echo "${list#,}"
-}
 
 if [[ " $parts " == *" node "* ]]; then
     bin=$build/${STUDY_NODE_BIN:-lbm-gpu}
