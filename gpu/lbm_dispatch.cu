@@ -106,14 +106,14 @@ static struct dirset dirset_of(const int *dirs, int ndirs)
     return ds;
 }
 
-/* the pull kernels' direction base pointers of the lattices src and, unless NULL, dst */
+/* the pull kernels' direction base pointers of the lattices src and dst */
 static struct gpu_dirptrs dirptrs_of(const struct lbm_state *s, const void *src, void *dst)
 {
     struct gpu_dirptrs pp;
     const size_t stride = s->u.l.dir_stride * s->u.es; /* bytes */
     for (int d = 0; d < 19; d++) {
         pp.s[d] = (const char *)src + (size_t)d * stride;
-        pp.d[d] = dst ? (char *)dst + (size_t)d * stride : NULL;
+        pp.d[d] = (char *)dst + (size_t)d * stride;
     }
     return pp;
 }
@@ -151,7 +151,10 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     const size_t cells = (size_t)(x1 - x0) * (size_t)ey * (size_t)ez;
     const unsigned threads = (unsigned)s->threads;
     struct dirset ds = dirset_of(dirs, ndirs);
-    struct gpu_dirptrs pp = dirptrs_of(s, src, NULL);
+    /* zeros: GPU_PULL_HALO reads no direction pointer (not the plain-offset path, nor its stores)
+     */
+    struct gpu_dirptrs pp;
+    memset(&pp, 0, sizeof pp);
     struct gpu_xghosts xg = xghosts_of(s);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
                     &ez,  &ds,  &pp,     &xg};

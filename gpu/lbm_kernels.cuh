@@ -184,10 +184,11 @@ struct gpu_xghosts {
     void *w[2];
 };
 
-/* Direction d's element 0 in the source and the destination lattice (d: NULL where the pull
- * writes a halo buffer), made on the host for each pull launch: an address is then a 32-bit cell
- * index on a constant pointer (a 64-bit index into the whole lattice took several integer
- * instructions a direction, which the 16-bit lattices, near their issue limit, pay for) */
+/* Direction d's element 0 in the source and the destination lattice (zeros where the pull writes a
+ * halo buffer, GPU_PULL_HALO, which reads neither), made on the host for each pull launch: an
+ * address is then a 32-bit cell index on a constant pointer (a 64-bit index into the whole lattice
+ * took several integer instructions a direction, which the 16-bit lattices, near their issue limit,
+ * pay for) */
 struct gpu_dirptrs {
     const void *s[19];
     void *d[19];
