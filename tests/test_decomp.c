@@ -171,6 +171,14 @@ static void check_halos(const struct part *pt, int nranks, int me, const int per
         }
         CHECK(h->peer == owner(pt, nranks, g));
         CHECK(h->n == (m[0] * m[0] + m[1] * m[1] + m[2] * m[2] == 1 ? 5 : 1));
+        /* an x face's side (the backends read and write these halos themselves): 0 sends x = 0
+         * and receives x = -1, 1 sends nx - 1 and receives nx; -1 for every other halo */
+        const int side = decomp_x_side(h), nx = (int)p->n[0];
+        CHECK(side == (m[1] == 0 && m[2] == 0 ? m[0] > 0 : -1));
+        if (side >= 0)
+            CHECK(h->slo[0] == (side ? nx - 1 : 0) && h->rlo[0] == (side ? nx : -1) &&
+                  h->slo[1] == 0 && h->shi[1] == (long)p->n[1] && h->slo[2] == 0 &&
+                  h->shi[2] == (long)p->n[2]);
         for (int i = 0; i < h->n; i++) {
             CHECK(i == 0 || h->dirs[i] > h->dirs[i - 1]); /* each population once */
             const int c[3] = {lbm_cx[h->dirs[i]], lbm_cy[h->dirs[i]], lbm_cz[h->dirs[i]]};
