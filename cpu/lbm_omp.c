@@ -387,12 +387,22 @@ static inline void copy_values(void *restrict d, const void *restrict s, size_t 
  * that cross the face), from the received halo into the ghost cells they are read from. Each is
  * read by that one cell alone, so no other row waits on it, and the copy brings in the line the
  * row reads next; an unpack after the exchange wrote each into a line of its own that the row
- * then missed on again. Sources past the face's y or z range are an edge's ghosts, unpacked. */
+ * then missed on again. A row whose sources cross neither y nor z finds them at offsets fixed
+ * when the halo was offered (xin_at); on the others pull.h's rule says, and sources past the
+ * face's y or z range are an edge's ghosts, unpacked. */
 static void row_ghosts_in(const struct lbm_state *s, char *src, size_t y, size_t z, int side)
 {
     const struct lbm_layout *l = &s->u.l;
     const size_t es = s->u.es;
     const long ny = (long)l->ny, nz = (long)l->nz, x = side ? (long)l->nx - 1 : 0;
+    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z), cell = (ptrdiff_t)(z * l->ny + y);
+    if (y >= 1 && (long)y + 2 <= ny && z >= 1 && (long)z + 2 <= nz) {
+        const struct xface_at *at = &s->xin_at[side];
+        for (int k = 0; k < 5; k++)
+            copy_values(src + (size_t)(row + at->lat[k]) * es,
+                        s->xin[side] + (size_t)(cell + at->buf[k]) * es, 1, es);
+        return;
+    }
     for (int k = 0; k < 5; k++) {
         const int d = s->xin_dirs[side][k];
         long c[3];
@@ -411,10 +421,12 @@ static void row_ghosts_in(const struct lbm_state *s, char *src, size_t y, size_t
 static void row_faces_out(const struct lbm_state *s, const char *dst, size_t y, size_t z, int side)
 {
     const struct lbm_layout *l = &s->u.l;
-    const size_t es = s->u.es, x = side ? l->nx - 1 : 0;
+    const size_t es = s->u.es;
+    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z), cell = (ptrdiff_t)(z * l->ny + y);
+    const struct xface_at *at = &s->xout_at[side];
     for (int k = 0; k < 5; k++)
-        copy_values(s->xout[side] + (((size_t)k * l->nz + z) * l->ny + y) * es,
-                    dst + LBM_IDX(l, s->xout_dirs[side][k], x, y, z) * es, 1, es);
+        copy_values(s->xout[side] + (size_t)(cell + at->buf[k]) * es,
+                    dst + (size_t)(row + at->lat[k]) * es, 1, es);
 }
 
 int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
@@ -568,12 +580,33 @@ int lbm_x_faces_updated(void)
 
 /* x faces: the rows read the received halo and write the send buffer themselves
  * (row_ghosts_in, row_faces_out) */
+/* population k's places for x face `side`: from the cell at x = x0 - c_x, y - c_y, z - c_z of
+ * the row's (sources, into = 1: the ghost values read) or at the row's end cell itself (into = 0:
+ * the values sent) */
+static struct xface_at xface_places(const struct lbm_state *s, int side, const int dirs[5],
+                                    int into)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const ptrdiff_t ny = (ptrdiff_t)l->ny, nz = (ptrdiff_t)l->nz, pitch = (ptrdiff_t)l->pitch;
+    const ptrdiff_t sy = (ptrdiff_t)l->sy, x = side ? (ptrdiff_t)l->nx - 1 : 0;
+    struct xface_at at;
+    for (int k = 0; k < 5; k++) {
+        const int d = dirs[k], cx = into ? lbm_cx[d] : 0, cy = into ? lbm_cy[d] : 0;
+        const int cz = into ? lbm_cz[d] : 0;
+        at.lat[k] = (ptrdiff_t)d * (ptrdiff_t)l->dir_stride +
+                    ((-cz * sy - cy) * pitch + x - cx) * (ptrdiff_t)l->cs;
+        at.buf[k] = k * ny * nz - cz * ny - cy;
+    }
+    return at;
+}
+
 int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const void *buf, int queue,
                       int *taken, char *err, size_t errlen)
 {
     (void)queue, (void)err, (void)errlen;
     s->xin[side] = buf;
     memcpy(s->xin_dirs[side], dirs, sizeof s->xin_dirs[side]);
+    s->xin_at[side] = xface_places(s, side, dirs, 1);
     *taken = 1;
     return 0;
 }
@@ -581,7 +614,7 @@ int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const vo
 int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf)
 {
     s->xout[side] = buf;
-    memcpy(s->xout_dirs[side], dirs, sizeof s->xout_dirs[side]);
+    s->xout_at[side] = xface_places(s, side, dirs, 0);
     return 1;
 }
 

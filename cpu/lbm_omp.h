@@ -31,6 +31,14 @@ typedef void (*lbm_omp_row_fn)(const struct lbm_state *s, const void *src, void 
 /* aa: one step of row (y, z) in place */
 typedef void (*lbm_omp_aa_fn)(const struct lbm_state *s, void *lat, size_t y, size_t z);
 
+/* Where a row finds population k of an x face (lbm_state.xin, .xout): its element in the lattice
+ * relative to the row's element 0 (LBM_IDX(l, 0, 0, y, z)), and in the face's buffer relative to
+ * the row's cell z ny + y; for the ghost values read, those of a row whose sources cross neither
+ * y nor z (the other rows take pull.h's rule) */
+struct xface_at {
+    ptrdiff_t lat[5], buf[5];
+};
+
 struct lbm_state {
     struct lbm_setup u;
     struct row_plan plan;
@@ -49,11 +57,13 @@ struct lbm_state {
     char region[32];  /* likwid marker region: lbm_<kernel> */
     /* distributed runs, the x faces (side 0 at x = 0, 1 at nx - 1): the received halo the rows
      * read their ghost values from (lbm_halo_in_place) and the send buffer they write
-     * (lbm_halo_sent_by_update), each [k][z][y] for population x*_dirs[side][k]; NULL: unpacked
-     * into the ghost layer, packed after the update */
+     * (lbm_halo_sent_by_update), each [k][z][y] for population k (xin_dirs[side][k] of those
+     * read), and the places of each in a row; NULL: unpacked into the ghost layer, packed after
+     * the update */
     const char *xin[2];
     char *xout[2];
-    int xin_dirs[2][5], xout_dirs[2][5];
+    int xin_dirs[2][5];
+    struct xface_at xin_at[2], xout_at[2];
 };
 
 /* The nt kernel streams a whole regular row of whole cache lines, its direction rows starting on
