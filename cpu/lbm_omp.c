@@ -578,11 +578,10 @@ int lbm_x_faces_updated(void)
     return 0;
 }
 
-/* x faces: the rows read the received halo and write the send buffer themselves
- * (row_ghosts_in, row_faces_out) */
-/* population k's places for x face `side`: from the cell at x = x0 - c_x, y - c_y, z - c_z of
- * the row's (sources, into = 1: the ghost values read) or at the row's end cell itself (into = 0:
- * the values sent) */
+/* x faces: the rows read the received halo and write the send buffer themselves (row_ghosts_in,
+ * row_faces_out). Population k's places for face `side`: at the cell x0 - c_x, y - c_y, z - c_z
+ * of the row's end cell x0 (into = 1: the ghost values read) or at that end cell itself (into =
+ * 0: the values sent) */
 static struct xface_at xface_places(const struct lbm_state *s, int side, const int dirs[5],
                                     int into)
 {

@@ -151,8 +151,7 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     const size_t cells = (size_t)(x1 - x0) * (size_t)ey * (size_t)ez;
     const unsigned threads = (unsigned)s->threads;
     struct dirset ds = dirset_of(dirs, ndirs);
-    /* zeros: GPU_PULL_HALO reads no direction pointer (not the plain-offset path, nor its stores)
-     */
+    /* zeros: GPU_PULL_HALO reads no direction pointer (no plain-offset path, no pointer store) */
     struct gpu_dirptrs pp;
     memset(&pp, 0, sizeof pp);
     struct gpu_xghosts xg = xghosts_of(s);

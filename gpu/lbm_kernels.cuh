@@ -261,8 +261,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         const int ghost_lo = halo && b.neighbor[0][0], ghost_hi = halo && b.neighbor[0][1];
         /* a received x face read in place (these rows read no ghost of its ring, which
          * face_ring_kernel unpacks for the rows on a y or z face): [slot][z][y] */
-        const T *const xr0 = halo && ghost_lo ? (const T *)xg.r[0] : NULL;
-        const T *const xr1 = halo && ghost_hi ? (const T *)xg.r[1] : NULL;
+        const T *const xr0 = ghost_lo ? (const T *)xg.r[0] : NULL;
+        const T *const xr1 = ghost_hi ? (const T *)xg.r[1] : NULL;
         const long fyz = (long)l.ny * (long)l.nz, fc = z * (long)l.ny + y;
 #define GPU_LOADX_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \

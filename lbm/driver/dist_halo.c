@@ -151,8 +151,8 @@ int dist_attach(struct dist_run *r, struct lbm_state *s, int halo, char *err, si
         if (alloc_buffers(h, err, errlen)) return 1;
         /* an x face; not where x faces are updated: that interior box writes them beside the
          * send */
-        h->by_update = !h->updated && decomp_x_side(&h->g) >= 0 &&
-                       lbm_halo_sent_by_update(s, decomp_x_side(&h->g), h->g.dirs, h->sbuf);
+        const int side = h->updated ? -1 : decomp_x_side(&h->g);
+        h->by_update = side >= 0 && lbm_halo_sent_by_update(s, side, h->g.dirs, h->sbuf);
     }
     return 0;
 }
@@ -247,12 +247,12 @@ int dist_halo_finish(struct dist_run *r, char *err, size_t errlen)
          * backend reads it where it arrived: the next update's boundary boxes, which run before
          * this rank's next send, so before the buffer's next writer (two exchanges on); not
          * where x faces are updated, whose interior box reads them beside that send */
+        const int side = h->updated ? -1 : decomp_x_side(&h->g);
         int taken = 0;
         if ((h->via != VIA_DEVICE && lbm_buffer_copy(s, h->rbuf[f], h->rhost[f], h->bytes,
                                                      LBM_COPY_TO_BACKEND, err, errlen)) ||
-            (!h->updated && decomp_x_side(&h->g) >= 0 &&
-             lbm_halo_in_place(s, decomp_x_side(&h->g), h->g.rdirs, h->rbuf[f], LBM_QUEUE_EDGE,
-                               &taken, err, errlen)) ||
+            (side >= 0 && lbm_halo_in_place(s, side, h->g.rdirs, h->rbuf[f], LBM_QUEUE_EDGE, &taken,
+                                            err, errlen)) ||
             (!taken && lbm_halo_copy(s, LBM_HALO_UNPACK, h->g.rdirs, h->g.n, h->g.rlo, h->g.rhi,
                                      h->rbuf[f], LBM_QUEUE_EDGE, err, errlen)))
             return 1;
