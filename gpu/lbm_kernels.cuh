@@ -301,7 +301,6 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         const int gy0 = halo && b.neighbor[1][0], gy1 = halo && b.neighbor[1][1];
         const int gz0 = halo && b.neighbor[2][0], gz1 = halo && b.neighbor[2][1];
         const int lidz = b.lid_ux != 0.0 && !perz;
-        const R lid = (R)(6.0 * b.lid_ux);
 #define GPU_LOADF_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
         const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
@@ -315,7 +314,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
         at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
         const int on_lid = (cz) != 0 && lidz && zo == nz && !gz1;                                  \
-        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
+        f[i] = gpu_load(src + at) +                                                                \
+               (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0);            \
     }
         LBM_D3Q19(GPU_LOADF_)
 #undef GPU_LOADF_
@@ -327,12 +327,12 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         LBM_D3Q19(GPU_LOAD_)
 #undef GPU_LOAD_
     } else {
-        const R lid = (R)(6.0 * b.lid_ux);
 #define GPU_EDGE_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         int on_lid;                                                                                \
         size_t at = lbm_pull_index(&l, &b, i, cx, cy, cz, o, x, y, z, &on_lid, LBM_PULL_NO_HALO);  \
-        f[i] = gpu_load(src + at) + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0);   \
+        f[i] = gpu_load(src + at) +                                                                \
+               (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0);            \
     }
         LBM_D3Q19(GPU_EDGE_)
 #undef GPU_EDGE_
@@ -536,7 +536,6 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
         const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
         const int lidz = b.lid_ux != 0.0 && !perz;
-        const R lid = (R)(6.0 * b.lid_ux);
 /* the cell at (x, y, z) + s * c (s = -1 upstream, +1 downstream): *at its offset within a
  * direction array (wrapped on periodic axes), the result 1 when a wall lies between */
 #define AA_FACE_CELL_(cx, cy, cz, s, at)                                                           \
@@ -559,7 +558,8 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         const int wall = AA_FACE_CELL_(cx, cy, cz, -1, at);                                        \
         const R v = gpu_ldg(lat + (wall ? (i)*ds + c : (o)*ds + at));                              \
         const int on_lid = (cz) != 0 && lidz && z - (cz) == nz;                                    \
-        f[i] = wall ? v + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(cx) : (R)0) : v;         \
+        f[i] = wall ? v + (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0)  \
+                    : v;                                                                           \
     }
         LBM_D3Q19(AA_LOADF_)
 #undef AA_LOADF_
@@ -569,7 +569,8 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         long at;                                                                                   \
         const int wall = AA_FACE_CELL_(cx, cy, cz, 1, at);                                         \
         const int on_lid = (cz) != 0 && lidz && z + (cz) == nz;                                    \
-        const R v = f[i] + (on_lid ? lid * (R)LBM_WEIGHT(cx, cy, cz) * (R)(-(cx)) : (R)0);         \
+        const R v =                                                                                \
+            f[i] + (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), -(cx), b.lid_ux) : (R)0);     \
         lat[wall ? (o)*ds + c : (i)*ds + at] = gpu_value<T>(wall ? v : f[i]);                      \
     }
         LBM_D3Q19(AA_STOREF_)
