@@ -69,6 +69,11 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
                  lbm_collision_names[c->collision], prec_name(c->prec));
         return 1;
     }
+    /* pull: the paired kernel's bound too where the precision has one (it takes more
+     * registers), as lbm_alloc may launch it */
+    const void *pairs = c->kernel == LBM_PULL ? gpu_lbm_kernel(c, GPU_PULL_PAIRS) : NULL;
+    if (pairs && cudaFuncGetAttributes(&a, pairs) == cudaSuccess && threads > a.maxThreadsPerBlock)
+        fn = pairs;
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
@@ -114,6 +119,13 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : default_threads(c);
     s->grid =
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
+    /* pull on one domain two cells a thread, where the precision has the kernel (fp16s) and
+     * every pair's word is aligned */
+    s->pull_pairs = c->kernel == LBM_PULL && gpu_lbm_kernel(c, GPU_PULL_PAIRS) != NULL &&
+                    whole_variant(s) == GPU_PULL && c->nx % 2 == 0 && s->u.l.pitch % 2 == 0 &&
+                    s->u.l.dir_stride % 2 == 0;
+    s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
+                        (unsigned)c->nz);
     if (c->kernel == LBM_AA) {
         /* the face rows' kernel: the row's block size where its registers allow, else its most */
         struct cudaFuncAttributes a;
@@ -175,11 +187,14 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
                       "cudaEventCreate", err, errlen))
             goto fail;
     }
-    used->threads = s->threads;
-    used->blocks = (long)s->grid.x * s->grid.y * s->grid.z;
-    used->occupancy = gpu_occupancy(
-        gpu_lbm_kernel(c, gpu_lbm_case_variant(c)), s->threads,
-        c->kernel == LBM_AA ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0, used->blocks);
+    {
+        const dim3 g = s->pull_pairs ? s->pair_grid : s->grid;
+        used->threads = s->threads;
+        used->blocks = (long)g.x * g.y * g.z;
+        used->occupancy = gpu_occupancy(
+            gpu_lbm_kernel(c, s->pull_pairs ? GPU_PULL_PAIRS : gpu_lbm_case_variant(c)), s->threads,
+            c->kernel == LBM_AA ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0, used->blocks);
+    }
     used->pitch = s->u.l.pitch;
     *out = s;
     return 0;
@@ -243,7 +258,8 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
         s->aa_even = !s->aa_even;
     }
     for (int t = 0; t < steps && !is_aa(s) && e == cudaSuccess && !interrupt_requested(); t++) {
-        e = gpu_lbm_launch_pull(s, v, s->grid, 0, (int)s->u.l.nx, 0, 0, 0);
+        e = s->pull_pairs ? gpu_lbm_launch_pull_pairs(s)
+                          : gpu_lbm_launch_pull(s, v, s->grid, 0, (int)s->u.l.nx, 0, 0, 0);
         s->cur = 1 - s->cur;
     }
     if (gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err, errlen) ||

@@ -16,6 +16,7 @@
 /* The instance of variant v for value type T, collision C and forcing F */
 template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
 {
+    if (v == GPU_PULL_PAIRS && !pull_pairs<T>::ok) return NULL; /* no paired pull for T */
     switch (v) {
 #define GPU_VARIANT_CASE_(name, kernel)                                                            \
     case name:                                                                                     \
@@ -166,6 +167,15 @@ cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim
                                 int y0, int z0, cudaStream_t stream)
 {
     return gpu_lbm_launch_pull_block(s, v, g, s->threads, x0, x1, y0, z0, stream);
+}
+
+cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s)
+{
+    const void *src = s->lat[s->cur];
+    void *dst = s->lat[1 - s->cur];
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s)};
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_PAIRS), s->pair_grid,
+                            dim3((unsigned)s->threads), args, 0, 0);
 }
 
 size_t gpu_aa_stage_bytes(int threads, size_t es)

@@ -48,6 +48,15 @@ template <typename T> struct plain_warps {
 template <> struct plain_warps<gpu_fp16s> {
     enum { ok = 0 };
 };
+/* pull_pairs<T>::ok: whether a one-domain pull takes pull_pairs_kernel (two cells a thread).
+ * fp16s only: fp16c, bound by its integer conversions, lost 10-13% to the paired kernel's 96
+ * registers (half the warps) where fp16s gained 6% (data/PERFORMANCE-NOTES.md) */
+template <typename T> struct pull_pairs {
+    enum { ok = 0 };
+};
+template <> struct pull_pairs<gpu_fp16s> {
+    enum { ok = 1 };
+};
 template <typename T> struct coll_of;
 template <> struct coll_of<float> {
     typedef struct lbm_coll_sp type;
@@ -194,6 +203,27 @@ struct gpu_dirptrs {
     void *d[19];
 };
 
+/* A face row's load of direction i into f[i] (pull_kernel's rows on a y or z face, and
+ * pull_pairs_kernel's): pull.h's rule as selects on every axis. The caller's names: the cell
+ * (x, y, z) at element base of src's direction 0, ds, pitch, plane, nx, ny, nz, per{x,y,z} (the
+ * periodic axes), g{x,y,z}{0,1} (the sides that are ghost layers), lidz, b, R. */
+#define GPU_PULL_LOADF_(i, cx, cy, cz, o)                                                          \
+    {                                                                                              \
+        const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
+        /* beyond a side that is not a ghost layer */                                              \
+        const int outx = (cx) != 0 && ((xo < 0 && !gx0) || (xo >= nx && !gx1));                    \
+        const int outy = (cy) != 0 && ((yo < 0 && !gy0) || (yo >= ny && !gy1));                    \
+        const int outz = (cz) != 0 && ((zo < 0 && !gz0) || (zo >= nz && !gz1));                    \
+        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
+        at += outx ? (xo < 0 ? nx : -nx) : 0L;                                                     \
+        at += outy ? (yo < 0 ? ny * pitch : -ny * pitch) : 0L;                                     \
+        at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
+        at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
+        const int on_lid = (cz) != 0 && lidz && zo == nz && !gz1;                                  \
+        f[i] = gpu_load(src + at) +                                                                \
+               (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0);            \
+    }
+
 /* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
  * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
  * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
@@ -301,24 +331,7 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         const int gy0 = halo && b.neighbor[1][0], gy1 = halo && b.neighbor[1][1];
         const int gz0 = halo && b.neighbor[2][0], gz1 = halo && b.neighbor[2][1];
         const int lidz = b.lid_ux != 0.0 && !perz;
-#define GPU_LOADF_(i, cx, cy, cz, o)                                                               \
-    {                                                                                              \
-        const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
-        /* beyond a side that is not a ghost layer */                                              \
-        const int outx = (cx) != 0 && ((xo < 0 && !gx0) || (xo >= nx && !gx1));                    \
-        const int outy = (cy) != 0 && ((yo < 0 && !gy0) || (yo >= ny && !gy1));                    \
-        const int outz = (cz) != 0 && ((zo < 0 && !gz0) || (zo >= nz && !gz1));                    \
-        long at = (i)*ds + base - (cx) - (cy)*pitch - (cz)*plane;                                  \
-        at += outx ? (xo < 0 ? nx : -nx) : 0L;                                                     \
-        at += outy ? (yo < 0 ? ny * pitch : -ny * pitch) : 0L;                                     \
-        at += outz ? (zo < 0 ? nz * plane : -nz * plane) : 0L;                                     \
-        at = (outx && !perx) || (outy && !pery) || (outz && !perz) ? (o)*ds + base : at;           \
-        const int on_lid = (cz) != 0 && lidz && zo == nz && !gz1;                                  \
-        f[i] = gpu_load(src + at) +                                                                \
-               (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0);            \
-    }
-        LBM_D3Q19(GPU_LOADF_)
-#undef GPU_LOADF_
+        LBM_D3Q19(GPU_PULL_LOADF_)
     } else if (x > 0 && x < (long)l.nx - 1 && inner_yz) {
         /* pull_aos from here on: a cell's 19 values side by side */
         const long base = (long)cell, pitch = (long)l.pitch;
@@ -379,6 +392,95 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         dst[(size_t)i * l.dir_stride + cell] = gpu_value<T>(f[i]);
     LBM_D3Q19(GPU_STORE_)
 #undef GPU_STORE_
+}
+
+/* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), for
+ * pull_pairs_kernel: loads as pull_kernel's face rows, collision, stores */
+template <typename T, int COLL, int FORCED>
+__device__ __forceinline__ void
+pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_layout &l,
+               const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long x, long y,
+               long z)
+{
+    typedef typename real_of<T>::type R;
+    R f[19];
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
+    const long base = (z * (long)l.sy + y) * pitch + x;
+    const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
+    const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
+    const int gx0 = 0, gx1 = 0, gy0 = 0, gy1 = 0, gz0 = 0, gz1 = 0; /* no ghost layers */
+    const int lidz = b.lid_ux != 0.0 && !perz;
+    LBM_D3Q19(GPU_PULL_LOADF_)
+    collide<COLL, FORCED>(f, &pc);
+#define PULL_FACE_STORE_(i, cx, cy, cz, o) dst[(i)*ds + base] = gpu_value<T>(f[i]);
+    LBM_D3Q19(PULL_FACE_STORE_)
+#undef PULL_FACE_STORE_
+}
+
+/* GPU_PULL_PAIRS: GPU_PULL on a 16-bit lattice, two cells a thread (x and x + 1, x even) in
+ * 4-byte words, so that a warp's request is 128 bytes as sp's instead of 64 (aa's cell-local
+ * half gained 19-29% so: data/lbm/gpu-aa-pairs-h200-2026-11-23). A direction without an x
+ * component reads the pair's own word; one with c_x = +1 needs cells x - 1 and x, the high half
+ * of the word below and the low half of the pair's own, one with c_x = -1 cells x + 1 and x + 2:
+ * two aligned loads and a byte permute, where a shuffle between lanes cost more instructions
+ * than the halved requests saved (the paired pull of that folder). At a row's x end the word
+ * across it is the wrap's (the row's other end: nx even puts cell nx - 1 in a high half, cell 0
+ * in a low one) or the wall's, the cell's own opposite slot, whose half the permute picks. Rows
+ * on a y or z face one cell at a time (pull_face_cell). Each cell's loads, collision and store
+ * are pull_kernel's, so the states are the same. Launched (lbm_step) where nx, the pitch and
+ * the direction stride are even, so every word is aligned. */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
+                                  struct lbm_layout l, struct lbm_bounds b,
+                                  typename coll_of<T>::type p)
+{
+    static_assert(V == GPU_PULL_PAIRS, "pull's paired kernel");
+    if (!pull_pairs<T>::ok) return; /* never launched */
+    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    const long y = blockIdx.y, z = blockIdx.z, nx = (long)l.nx;
+    if (x >= nx) return;
+    const typename coll_of<T>::type pc = p;
+    if (!(y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1)) {
+#pragma unroll 1
+        for (int k = 0; k < 2; k++)
+            pull_face_cell<T, COLL, FORCED>(src, dst, l, b, pc, x + k, y, z);
+        return;
+    }
+    const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
+    const long c = (z * (long)l.sy + y) * pitch + x; /* even */
+    const int perx = b.periodic[0], lo_end = x == 0, hi_end = x + 2 == nx;
+    const unsigned int *ws = reinterpret_cast<const unsigned int *>(src);
+    unsigned int *wd = reinterpret_cast<unsigned int *>(dst);
+    typedef typename real_of<T>::type R;
+    R f[19], g[19];
+    /* at: the pair's x in direction i's source row; the second word and the permute's selector
+     * (result: low half bytes 0-1, high half bytes 2-3; operands' bytes 0-3 and 4-7) */
+#define PAIR_LOAD_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        const long at = (i)*ds + c - (cy)*pitch - (cz)*plane;                                      \
+        unsigned int w;                                                                            \
+        if ((cx) == 0) {                                                                           \
+            w = __ldg(ws + (at >> 1));                                                             \
+        } else if ((cx) > 0) { /* sources x - 1 (high half of the word below), x */                \
+            const long lo = lo_end ? (perx ? at + nx - 2 : (o)*ds + c) : at - 2;                   \
+            const unsigned int sel = lo_end && !perx ? 0x5410u : 0x5432u;                          \
+            w = __byte_perm(__ldg(ws + (lo >> 1)), __ldg(ws + (at >> 1)), sel);                    \
+        } else { /* sources x + 1, x + 2 (low half of the word above) */                           \
+            const long hi = hi_end ? (perx ? at + 2 - nx : (o)*ds + c) : at + 2;                   \
+            const unsigned int sel = hi_end && !perx ? 0x7632u : 0x5432u;                          \
+            w = __byte_perm(__ldg(ws + (at >> 1)), __ldg(ws + (hi >> 1)), sel);                    \
+        }                                                                                          \
+        const float2 v = gpu_pair16<T>::decode(w);                                                 \
+        f[i] = v.x;                                                                                \
+        g[i] = v.y;                                                                                \
+    }
+    LBM_D3Q19(PAIR_LOAD_)
+#undef PAIR_LOAD_
+    collide<COLL, FORCED>(f, &pc);
+    collide<COLL, FORCED>(g, &pc);
+#define PAIR_STORE_(i, cx, cy, cz, o) wd[((i)*ds + c) >> 1] = gpu_pair16<T>::encode(f[i], g[i]);
+    LBM_D3Q19(PAIR_STORE_)
+#undef PAIR_STORE_
 }
 
 /* aa's cell-local update of one cell (GPU_AA_LOCAL; the paired kernel's lone last cell): slot d

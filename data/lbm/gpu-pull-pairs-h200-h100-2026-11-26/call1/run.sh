@@ -1,0 +1,62 @@
+#!/bin/bash
+# session 11, call 1: pull on 16-bit lattices two cells a thread (GPU_PULL_PAIRS, working tree,
+# "new") against f22f357 ("old", .peers/old) on one GPU: states of every precision's pull (odd and
+# even nx, pads, aligns, blocks, walls and wraps) against old, sanitizers, copy, three alternated
+# timing rounds (256^3 and 512^3, pull and aa), ncu of both pulls in fp16s and fp16c
+set -u
+R=$PWD; O=$OUT/r; mkdir -p $O; T0=$SECONDS; LIMIT=${LIMIT:-480}
+export LBMR_ENERGY=off
+say() { echo "$* $((SECONDS-T0)) s"; }
+left() { [ $((SECONDS-T0)) -lt $LIMIT ]; }
+{ nvidia-smi -L; nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,ecc.mode.current --format=csv; nproc; } > $O/machine.txt 2>&1
+CM="-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DLBMR_CUDA=ON -DLBMR_LIKWID=OFF -DLBMR_MPI=OFF"
+(LBMR_VERSION=new cmake -S $R -B /tmp/new $CM > $O/bld-new.log 2>&1 && cmake --build /tmp/new -j10 >> $O/bld-new.log 2>&1; echo "new $?" > $O/bld-new.rc) &
+(LBMR_VERSION=old cmake -S $R/.peers/old -B /tmp/old $CM > $O/bld-old.log 2>&1 && cmake --build /tmp/old -j6 --target lbm-gpu >> $O/bld-old.log 2>&1; echo "old $?" > $O/bld-old.rc) &
+wait; say "builds $(cat $O/bld-*.rc | tr '\n' ' ')"
+HS="--dims 96x80x64,100x36x20,250x12x10,2x6x5,6x4x3,33x7x5,17x9x6 --pad 0,3 --align 0,32,128 --precision sp,fp16s,fp16c --collision bgk,trt,mrt --geometry cavity,channel,periodic --kernel pull --steps 10 --warmup 4 --reps 1"
+HB="--dims 200x12x10,100x9x7,64x5x4 --block 32,64,96,160 --precision fp16s,fp16c --collision bgk,trt --geometry cavity,channel,periodic --kernel pull --steps 10 --warmup 4 --reps 1"
+for b in new old; do timeout 150 /tmp/$b/lbm-gpu $HS -o $O/hash-$b.csv 2>>$O/err-$b.txt; say "hash $b rc=$?"; timeout 100 /tmp/$b/lbm-gpu $HB -o $O/hashb-$b.csv 2>>$O/err-$b.txt; say "hashb $b rc=$?"; done
+python3 - $O > $O/hashes.txt 2>&1 <<'PY'
+import csv, sys
+d = sys.argv[1]
+k = lambda r: (r['nx'], r['ny'], r['nz'], r['pad'], r['align'], r['threads'], r['kernel'], r['precision'], r['collision'], r['geometry'])
+for s in ('hash', 'hashb'):
+    old = {k(r): r['state_hash'] for r in csv.DictReader(open(f'{d}/{s}-old.csv'))}
+    new = {k(r): (r['state_hash'], r['verified']) for r in csv.DictReader(open(f'{d}/{s}-new.csv'))}
+    bad = [x for x, v in new.items() if old.get(x) != v[0]]
+    print(s, len(old), 'old rows,', len(new), 'new rows,', len(bad), 'differ,',
+          sum(v[1] != 'pass' for v in new.values()), 'not verified', bad[:6])
+PY
+cat $O/hashes.txt
+for t in memcheck initcheck; do
+  timeout 90 compute-sanitizer --tool $t --error-exitcode 9 /tmp/new/lbm-gpu --dims 96x20x18,70x9x7,2x6x5 --block 64,128 --precision fp16s,fp16c --geometry cavity,periodic --kernel pull --steps 4 --warmup 2 --reps 1 -o $O/san-$t.csv > $O/san-$t.log 2>&1; say "$t rc=$?"; grep -E "ERROR SUMMARY" $O/san-$t.log | sort | uniq -c
+done
+/tmp/new/stream-gpu --kernel copy --precision sp,dp,fp16s --reps 30 -o $O/copy.csv 2>>$O/err-new.txt; say "copy rc=$?"
+for r in 1 2 3; do
+  case $r in 1) ord="old new";; 2) ord="new old";; 3) ord="old new";; esac
+  for b in $ord; do
+    left && { timeout 80 /tmp/$b/lbm-gpu --size 256,512 --precision sp,fp16s,fp16c --kernel pull --reps 10 -o $O/t-$b-$r.csv 2>>$O/err-$b.txt; say "t $b $r rc=$?"; }
+  done
+done
+left && { timeout 60 /tmp/new/lbm-gpu --size 256,512 --precision fp16s,fp16c --kernel aa --reps 10 -o $O/aa-new.csv 2>>$O/err-new.txt; say "aa rc=$?"; }
+M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,launch__registers_per_thread
+for b in new old; do for p in fp16s fp16c; do left && { timeout 60 ncu -k regex:pull --launch-skip 30 -c 2 --metrics $M /tmp/$b/lbm-gpu --size 256 --kernel pull --precision $p --warmup 40 --reps 1 --steps 2 -o /tmp/ncu.csv > $O/ncu-$b-$p.txt 2>&1; say "ncu $b $p rc=$?"; }; done; done
+(cd /tmp/new && timeout 120 ctest -L gpu -E "mpi|energy" --output-on-failure > $O/ctest.log 2>&1; say "ctest rc=$?"; grep -E "tests passed|Failed|\*\*\*" $O/ctest.log)
+python3 - $O <<'PY'
+import csv, sys, glob, collections
+d = sys.argv[1]; best = collections.defaultdict(list)
+for f in sorted(glob.glob(f'{d}/t-*-*.csv')):
+    b = f.split('/')[-1].split('-')[1]
+    for r in csv.DictReader(open(f)):
+        best[(r['nx'], r['kernel'], r['precision'], b)].append(float(r['mflups']) if r['verified'] == 'pass' else -1)
+for key in sorted(set(k[:3] for k in best)):
+    o, n = best.get(key + ('old',), []), best.get(key + ('new',), [])
+    if o and n: print(*key, 'old', ' '.join(f'{v:.0f}' for v in o), '| new', ' '.join(f'{v:.0f}' for v in n), f'| {100*(max(n)/max(o)-1):+.2f}%')
+PY
+for f in $O/ncu-*.txt; do echo "== $f"; grep -E "pull|gpu__time|dram__|l1tex__t|issue_active|warps_active|inst_executed|registers" $f | grep -v "==PROF==" | head -24; done
+awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {print "copy", $h["precision"], $h["bw_dram_GBs"]}' $O/copy.csv
+awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} {print "aa", $h["nx"], $h["precision"], $h["mflups"], $h["verified"]}' $O/aa-new.csv
+tail -3 $O/err-new.txt
+cp $R/.peers/s11-pairs.sh $O/run.sh; cp $R/.peers/change.patch $O/ 2>/dev/null
+tar czf $OUT/r.tgz -C $OUT r && rm -rf $O
+say total
