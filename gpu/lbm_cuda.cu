@@ -119,8 +119,8 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : default_threads(c);
     s->grid =
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
-    /* pull on one domain two cells a thread, where the precision has the kernel (fp16s) and
-     * every pair's word is aligned */
+    /* pull on one domain two cells a thread, where the precision has the kernel (sp, fp16s)
+     * and every pair's word is aligned */
     s->pull_pairs = c->kernel == LBM_PULL && gpu_lbm_kernel(c, GPU_PULL_PAIRS) != NULL &&
                     whole_variant(s) == GPU_PULL && c->nx % 2 == 0 && s->u.l.pitch % 2 == 0 &&
                     s->u.l.dir_stride % 2 == 0;

@@ -16,7 +16,7 @@
 /* The instance of variant v for value type T, collision C and forcing F */
 template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
 {
-    if (v == GPU_PULL_PAIRS && !pull_pairs<T>::ok) return NULL; /* no paired pull for T */
+    if (v == GPU_PULL_PAIRS && !pair_word<T>::ok) return NULL; /* no paired pull for T */
     switch (v) {
 #define GPU_VARIANT_CASE_(name, kernel)                                                            \
     case name:                                                                                     \

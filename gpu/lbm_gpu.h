@@ -33,7 +33,7 @@ struct lbm_state {
     int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
     int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
-    int pull_pairs;    /* pull, fp16s, one domain: GPU_PULL_PAIRS instead of GPU_PULL */
+    int pull_pairs;    /* pull, sp or fp16s, one domain: GPU_PULL_PAIRS instead of GPU_PULL */
     dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
     int local_pairs;   /* aa, 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
@@ -62,7 +62,7 @@ struct lbm_state {
     X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
     X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
     X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel) /* GPU_AA_LOCAL, 16-bit: two cells a thread */          \
-    X(GPU_PULL_PAIRS, pull_pairs_kernel)   /* GPU_PULL, fp16s: two cells a thread */
+    X(GPU_PULL_PAIRS, pull_pairs_kernel)   /* GPU_PULL, sp and fp16s: two cells a thread */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
 enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };

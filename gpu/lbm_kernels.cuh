@@ -48,15 +48,6 @@ template <typename T> struct plain_warps {
 template <> struct plain_warps<gpu_fp16s> {
     enum { ok = 0 };
 };
-/* pull_pairs<T>::ok: whether a one-domain pull takes pull_pairs_kernel (two cells a thread).
- * fp16s only: fp16c, bound by its integer conversions, lost 10-13% to the paired kernel's 96
- * registers (half the warps) where fp16s gained 6% (data/PERFORMANCE-NOTES.md) */
-template <typename T> struct pull_pairs {
-    enum { ok = 0 };
-};
-template <> struct pull_pairs<gpu_fp16s> {
-    enum { ok = 1 };
-};
 template <typename T> struct coll_of;
 template <> struct coll_of<float> {
     typedef struct lbm_coll_sp type;
@@ -152,6 +143,77 @@ template <> struct gpu_pair16<gpu_fp16c> {
     {
         return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
                                                               << 16;
+    }
+};
+
+/* pull_pairs_kernel's word of two neighbouring values and its operations; ok: whether a one-domain
+ * pull takes that kernel (two cells a thread). W: the word (the lower x in its low half); up(b,
+ * a, wall): the word of sources x - 1, x from the word below and the pair's own (wall: the low
+ * half of b instead of its high half, b then the cell's own word of the opposite slot); down(a,
+ * u, wall): sources x + 1, x + 2 from the pair's own word and the one above (wall: the high
+ * half of u); get, put: the two values a kernel computes with. fp16s: 4-byte words joined by a
+ * byte permute (+3 to +7% over one cell a thread); sp: 8-byte words (+0.7 to +1.5%;
+ * data/PERFORMANCE-NOTES.md). Not fp16c: bound by its integer conversions, it lost 10-13% to the
+ * paired kernel's 96 registers (half the warps). dp not tried: its 16-byte words would need about
+ * twice sp's 128 registers. */
+template <typename T> struct pair_word {
+    enum { ok = 0 };
+    typedef unsigned int W;
+    __device__ static W up(W, W, int)
+    {
+        return 0u;
+    }
+    __device__ static W down(W, W, int)
+    {
+        return 0u;
+    }
+    __device__ static float2 get(W)
+    {
+        return make_float2(0.0f, 0.0f);
+    }
+    __device__ static W put(float, float)
+    {
+        return 0u;
+    }
+};
+template <> struct pair_word<gpu_fp16s> {
+    enum { ok = 1 };
+    typedef unsigned int W; /* result bytes 0-1 low half, 2-3 high; operands' bytes 0-3, 4-7 */
+    __device__ static W up(W b, W a, int wall)
+    {
+        return __byte_perm(b, a, wall ? 0x5410u : 0x5432u);
+    }
+    __device__ static W down(W a, W u, int wall)
+    {
+        return __byte_perm(a, u, wall ? 0x7632u : 0x5432u);
+    }
+    __device__ static float2 get(W w)
+    {
+        return gpu_pair16<gpu_fp16s>::decode(w);
+    }
+    __device__ static W put(float a, float b)
+    {
+        return gpu_pair16<gpu_fp16s>::encode(a, b);
+    }
+};
+template <> struct pair_word<float> {
+    enum { ok = 1 };
+    typedef float2 W;
+    __device__ static W up(W b, W a, int wall)
+    {
+        return make_float2(wall ? b.x : b.y, a.x);
+    }
+    __device__ static W down(W a, W u, int wall)
+    {
+        return make_float2(a.y, wall ? u.y : u.x);
+    }
+    __device__ static float2 get(W w)
+    {
+        return w;
+    }
+    __device__ static W put(float a, float b)
+    {
+        return make_float2(a, b);
     }
 };
 
@@ -417,25 +479,27 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
 #undef PULL_FACE_STORE_
 }
 
-/* GPU_PULL_PAIRS: GPU_PULL on a 16-bit lattice, two cells a thread (x and x + 1, x even) in
- * 4-byte words, so that a warp's request is 128 bytes as sp's instead of 64 (aa's cell-local
- * half gained 19-29% so: data/lbm/gpu-aa-pairs-h200-2026-11-23). A direction without an x
- * component reads the pair's own word; one with c_x = +1 needs cells x - 1 and x, the high half
- * of the word below and the low half of the pair's own, one with c_x = -1 cells x + 1 and x + 2:
- * two aligned loads and a byte permute, where a shuffle between lanes cost more instructions
- * than the halved requests saved (the paired pull of that folder). At a row's x end the word
- * across it is the wrap's (the row's other end: nx even puts cell nx - 1 in a high half, cell 0
- * in a low one) or the wall's, the cell's own opposite slot, whose half the permute picks. Rows
- * on a y or z face one cell at a time (pull_face_cell). Each cell's loads, collision and store
- * are pull_kernel's, so the states are the same. Launched (lbm_step) where nx, the pitch and
- * the direction stride are even, so every word is aligned. */
+/* GPU_PULL_PAIRS: GPU_PULL two cells a thread (x and x + 1, x even) in words of two values
+ * (pair_word: 4 bytes fp16s, 8 bytes sp), so that a warp's request is twice as long: fp16s's 64
+ * bytes a direction had left it waiting on its requests, as aa's cell-local half had been
+ * (data/lbm/gpu-aa-pairs-h200-2026-11-23), and sp's 4-byte accesses hold 19 streams under what
+ * wider ones reach. A direction without an x component reads the pair's own word; one with
+ * c_x = +1 needs cells x - 1 and x, the high half of the word below and the low half of the
+ * pair's own, one with c_x = -1 cells x + 1 and x + 2: two aligned loads joined (a byte permute
+ * for fp16s), where a shuffle between lanes cost more instructions than the halved requests
+ * saved (the paired pull of that folder). At a row's x end the word across it is the wrap's (the
+ * row's other end: nx even puts cell nx - 1 in a high half, cell 0 in a low one) or the wall's,
+ * the cell's own opposite slot, whose half the join picks. Rows on a y or z face one cell at a
+ * time (pull_face_cell). Each cell's loads, collision and store are pull_kernel's, so the states
+ * are the same. Launched (lbm_step) where nx, the pitch and the direction stride are even, so every
+ * word is aligned. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
                                   struct lbm_layout l, struct lbm_bounds b,
                                   typename coll_of<T>::type p)
 {
     static_assert(V == GPU_PULL_PAIRS, "pull's paired kernel");
-    if (!pull_pairs<T>::ok) return; /* never launched */
+    if (!pair_word<T>::ok) return; /* never launched */
     const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
     const long y = blockIdx.y, z = blockIdx.z, nx = (long)l.nx;
     if (x >= nx) return;
@@ -449,28 +513,27 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
     const long c = (z * (long)l.sy + y) * pitch + x; /* even */
     const int perx = b.periodic[0], lo_end = x == 0, hi_end = x + 2 == nx;
-    const unsigned int *ws = reinterpret_cast<const unsigned int *>(src);
-    unsigned int *wd = reinterpret_cast<unsigned int *>(dst);
+    typedef typename pair_word<T>::W W;
+    const W *ws = reinterpret_cast<const W *>(src);
+    W *wd = reinterpret_cast<W *>(dst);
     typedef typename real_of<T>::type R;
     R f[19], g[19];
-    /* at: the pair's x in direction i's source row; the second word and the permute's selector
-     * (result: low half bytes 0-1, high half bytes 2-3; operands' bytes 0-3 and 4-7) */
+    /* at: the pair's x in direction i's source row; lo, hi: the word below or above, or across
+     * the x end */
 #define PAIR_LOAD_(i, cx, cy, cz, o)                                                               \
     {                                                                                              \
         const long at = (i)*ds + c - (cy)*pitch - (cz)*plane;                                      \
-        unsigned int w;                                                                            \
+        W w;                                                                                       \
         if ((cx) == 0) {                                                                           \
             w = __ldg(ws + (at >> 1));                                                             \
         } else if ((cx) > 0) { /* sources x - 1 (high half of the word below), x */                \
             const long lo = lo_end ? (perx ? at + nx - 2 : (o)*ds + c) : at - 2;                   \
-            const unsigned int sel = lo_end && !perx ? 0x5410u : 0x5432u;                          \
-            w = __byte_perm(__ldg(ws + (lo >> 1)), __ldg(ws + (at >> 1)), sel);                    \
+            w = pair_word<T>::up(__ldg(ws + (lo >> 1)), __ldg(ws + (at >> 1)), lo_end && !perx);   \
         } else { /* sources x + 1, x + 2 (low half of the word above) */                           \
             const long hi = hi_end ? (perx ? at + 2 - nx : (o)*ds + c) : at + 2;                   \
-            const unsigned int sel = hi_end && !perx ? 0x7632u : 0x5432u;                          \
-            w = __byte_perm(__ldg(ws + (at >> 1)), __ldg(ws + (hi >> 1)), sel);                    \
+            w = pair_word<T>::down(__ldg(ws + (at >> 1)), __ldg(ws + (hi >> 1)), hi_end && !perx); \
         }                                                                                          \
-        const float2 v = gpu_pair16<T>::decode(w);                                                 \
+        const float2 v = pair_word<T>::get(w);                                                     \
         f[i] = v.x;                                                                                \
         g[i] = v.y;                                                                                \
     }
@@ -478,7 +541,7 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
 #undef PAIR_LOAD_
     collide<COLL, FORCED>(f, &pc);
     collide<COLL, FORCED>(g, &pc);
-#define PAIR_STORE_(i, cx, cy, cz, o) wd[((i)*ds + c) >> 1] = gpu_pair16<T>::encode(f[i], g[i]);
+#define PAIR_STORE_(i, cx, cy, cz, o) wd[((i)*ds + c) >> 1] = pair_word<T>::put(f[i], g[i]);
     LBM_D3Q19(PAIR_STORE_)
 #undef PAIR_STORE_
 }
