@@ -12,10 +12,7 @@ source "$(dirname "$0")/mpi_launcher.sh"
 mpi_launcher "$mpiexec"
 backend=cpu
 case ${bin##*/} in *gpu*) backend=gpu ;; esac
-# --quiet-wait off (CPU; the GPU rows have no clock probe): rows are compared where their update
-# counts match, and waiting for a quiet clock repeats a row's repetitions by what the clock did
-quiet=()
-[ "$backend" = cpu ] && quiet=(--quiet-wait off)
+mapfile -t quiet < <(same_state_flags "$bin")
 "$mpiexec" "${mpi_flags[@]}" -np "$np" "$bin" "$@" "${quiet[@]}" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$tmp/stderr" >&2; echo "mpi_same_state: exit status $rc" >&2; exit 1; }

@@ -30,6 +30,7 @@ mpiexec=${MPIEXEC:-mpiexec}
 # shellcheck disable=SC2206
 flags=(${MPIEXEC_FLAGS:-})
 source "$src/data/scripts/study-common.sh"
+source "$src/tests/mpi_launcher.sh" # same_state_flags
 grep -q "MPI ON" "$out/build.log" || { log "this build has no MPI"; exit 1; }
 "$mpiexec" --version >"$out/mpi.txt" 2>&1
 ompi_info --parsable --all 2>/dev/null | grep -i "cuda_support" >>"$out/mpi.txt"
@@ -92,8 +93,7 @@ if [[ " $parts " == *" node "* ]]; then
     run=("$mpiexec" "${flags[@]}" -np "$n" "$bin")
     all=$(grids_of "$n")
     log "node: one state on 1, 2 and $n ranks: 1x1x1,$(grids_of 2),$all"
-    quiet=() # the CPU's quiet wait would repeat repetitions: the grids' update counts would differ
-    [ "${bin##*-}" = cpu ] && quiet=(--quiet-wait off)
+    mapfile -t quiet < <(same_state_flags "$bin")
     LBMR_ENERGY=off "${run[@]}" --dims 96x80x64 --procs "1x1x1,$(grids_of 2),$all" \
         --precision sp,dp,fp16s,fp16c --collision trt --geometry cavity,channel,periodic \
         --overlap on,off --steps 20 --warmup 3 --reps 2 "${quiet[@]}" \
