@@ -43,6 +43,25 @@ static enum gpu_lbm_variant whole_variant(const struct lbm_state *s)
     return s->u.l.org == 0 && s->u.l.ox == 0 ? GPU_PULL : GPU_PULL_BOX;
 }
 
+/* Whether lbm_step's pull runs two cells a thread (GPU_PULL_PAIRS): on one domain, where the
+ * precision has the kernel (pair_word: sp, fp16s), every pair's word is aligned (nx, the pitch
+ * and the direction stride even) and the block fits the kernel's registers; else one cell a
+ * thread, which takes any block the case check let through */
+static int takes_pairs(const struct lbm_state *s)
+{
+    const struct lbm_case *c = &s->u.c;
+    const void *fn = c->kernel == LBM_PULL ? gpu_lbm_kernel(c, GPU_PULL_PAIRS) : NULL;
+    struct cudaFuncAttributes a;
+    if (!fn || whole_variant(s) != GPU_PULL || c->nx % 2 != 0 || s->u.l.pitch % 2 != 0 ||
+        s->u.l.dir_stride % 2 != 0)
+        return 0;
+    if (cudaFuncGetAttributes(&a, fn) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not left for lbm_step's launch check to find */
+        return 0;
+    }
+    return s->threads <= a.maxThreadsPerBlock;
+}
+
 extern "C" int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
 {
     return gpu_device_facts(d, err, errlen);
@@ -69,11 +88,6 @@ extern "C" int lbm_case_supported(const struct lbm_case *c, char *why, size_t wh
                  lbm_collision_names[c->collision], prec_name(c->prec));
         return 1;
     }
-    /* pull: the paired kernel's bound too where the precision has one (it takes more
-     * registers), as lbm_alloc may launch it */
-    const void *pairs = c->kernel == LBM_PULL ? gpu_lbm_kernel(c, GPU_PULL_PAIRS) : NULL;
-    if (pairs && cudaFuncGetAttributes(&a, pairs) == cudaSuccess && threads > a.maxThreadsPerBlock)
-        fn = pairs;
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess)
         return 0; /* the launch will say what is wrong */
     if (threads > a.maxThreadsPerBlock) {
@@ -119,11 +133,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : default_threads(c);
     s->grid =
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
-    /* pull on one domain two cells a thread, where the precision has the kernel (sp, fp16s)
-     * and every pair's word is aligned */
-    s->pull_pairs = c->kernel == LBM_PULL && gpu_lbm_kernel(c, GPU_PULL_PAIRS) != NULL &&
-                    whole_variant(s) == GPU_PULL && c->nx % 2 == 0 && s->u.l.pitch % 2 == 0 &&
-                    s->u.l.dir_stride % 2 == 0;
+    s->pull_pairs = takes_pairs(s);
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);
     if (c->kernel == LBM_AA) {
@@ -149,10 +159,11 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         }
         s->face_grid = dim3((unsigned)((c->nx + s->face_threads - 1) / s->face_threads),
                             (unsigned)gy, (unsigned)((rows + gy - 1) / gy));
-        /* 16-bit: the cell-local half two cells a thread in 4-byte words, where every pair's
-         * word is aligned (even pitch and direction stride; the default 128-byte rows are) */
-        s->local_pairs =
-            prec_is_16bit(c->prec) && s->u.l.pitch % 2 == 0 && s->u.l.dir_stride % 2 == 0;
+        /* the cell-local half two cells a thread where the precision has the kernel (pair_word:
+         * fp16s, fp16c) and every pair's word is aligned (even pitch and direction stride; the
+         * default 128-byte rows are) */
+        s->local_pairs = gpu_lbm_kernel(c, GPU_AA_LOCAL_PAIRS) != NULL && s->u.l.pitch % 2 == 0 &&
+                         s->u.l.dir_stride % 2 == 0;
         /* half the row's threads, at most 128: the paired kernel takes 96 registers or more a
          * thread, so 128-thread blocks fit 5 to an SM (20 warps) where 256 fit 2 (16 warps) */
         s->local_threads = (s->threads / 2 + 31) / 32 * 32;

@@ -16,7 +16,8 @@
 /* The instance of variant v for value type T, collision C and forcing F */
 template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
 {
-    if (v == GPU_PULL_PAIRS && !pair_word<T>::ok) return NULL; /* no paired pull for T */
+    if (v == GPU_PULL_PAIRS && !pair_word<T>::pull) return NULL; /* no paired kernels for T */
+    if (v == GPU_AA_LOCAL_PAIRS && !pair_word<T>::local) return NULL;
     switch (v) {
 #define GPU_VARIANT_CASE_(name, kernel)                                                            \
     case name:                                                                                     \

@@ -1,10 +1,10 @@
 /* lbm_kernels.cuh: the CUDA LBM backend's __global__ kernels and their device helpers: the pull
- * update (two lattices, fused stream-collide, one thread per cell, blocks along x), the in-place
- * aa update, the initial state, the check's reduction and halo packing. Interior cells gather
- * with one constant offset per direction; cells on the domain's faces take pull.h's rule (walls,
- * periodic wrap, moving lid, ghost layers) as selects, pull_aos through pull.h's function itself.
- * Included by lbm_dispatch.cu alone: the kernels are instantiated where they are launched (no
- * relocatable device code). */
+ * update (two lattices, fused stream-collide, one or two cells a thread, blocks along x), the
+ * in-place aa update, the initial state, the check's reduction and halo packing. Interior cells
+ * gather with one constant offset per direction; cells on the domain's faces take pull.h's rule
+ * (walls, periodic wrap, moving lid, ghost layers) as selects, pull_aos through pull.h's function
+ * itself. Included by lbm_dispatch.cu alone: the kernels are instantiated where they are launched
+ * (no relocatable device code). */
 #ifndef LBMR_LBM_KERNELS_CUH
 #define LBMR_LBM_KERNELS_CUH
 
@@ -105,68 +105,23 @@ GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
 GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scaled)
 #undef GPU_LBM_16BIT_ACCESS_
 
-/* Two values of a 16-bit lattice in one 4-byte word (the lower address in the low half), for
- * GPU_AA_LOCAL_PAIRS: fp16s through cuda_fp16's paired conversions (one instruction for two),
- * fp16c value by value; the same bits as the single conversions. ok = 0: no pairs (float,
- * double); those instances are never launched and their functions never called. */
-template <typename T> struct gpu_pair16 {
-    enum { ok = 0 };
-    __device__ static float2 decode(unsigned int)
-    {
-        return make_float2(0.0f, 0.0f);
-    }
-    __device__ static unsigned int encode(float, float)
-    {
-        return 0u;
-    }
-};
-template <> struct gpu_pair16<gpu_fp16s> {
-    enum { ok = 1 };
-    __device__ static float2 decode(unsigned int w)
-    {
-        return __half22float2(*reinterpret_cast<const __half2 *>(&w));
-    }
-    __device__ static unsigned int encode(float a, float b)
-    {
-        const __half2 h = __floats2half2_rn(a, b);
-        return *reinterpret_cast<const unsigned int *>(&h);
-    }
-};
-template <> struct gpu_pair16<gpu_fp16c> {
-    enum { ok = 1 };
-    __device__ static float2 decode(unsigned int w)
-    {
-        return make_float2(lbm_fp16c_decode_scaled((uint16_t)(w & 0xffffu)),
-                           lbm_fp16c_decode_scaled((uint16_t)(w >> 16)));
-    }
-    __device__ static unsigned int encode(float a, float b)
-    {
-        return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
-                                                              << 16;
-    }
-};
-
-/* pull_pairs_kernel's word of two neighbouring values and its operations; ok: whether a one-domain
- * pull takes that kernel (two cells a thread). W: the word (the lower x in its low half); up(b,
- * a, wall): the word of sources x - 1, x from the word below and the pair's own (wall: the low
- * half of b instead of its high half, b then the cell's own word of the opposite slot); down(a,
- * u, wall): sources x + 1, x + 2 from the pair's own word and the one above (wall: the high
- * half of u); get, put: the two values a kernel computes with. fp16s: 4-byte words joined by a
- * byte permute (+3 to +7% over one cell a thread); sp: 8-byte words (+0.7 to +1.5%;
- * data/PERFORMANCE-NOTES.md). Not fp16c: bound by its integer conversions, it lost 10-13% to the
- * paired kernel's 96 registers (half the warps). dp not tried: its 16-byte words would need about
- * twice sp's 128 registers. */
+/* Two neighbouring values of a lattice in one word, the lower x in the low half, for the kernels
+ * that take two cells a thread; the same bits as one value at a time. pull: whether a one-domain
+ * pull takes pull_pairs_kernel; local: whether aa's cell-local half takes aa_pairs_kernel. W: the
+ * word; get, put: its two values as the kernels compute with them; up(b, a, wall): the word of
+ * sources x - 1, x from the word below and the pair's own (wall: the low half of b instead of its
+ * high half, b then the cell's own word of the opposite slot); down(a, u, wall): sources x + 1,
+ * x + 2 from the pair's own word and the one above (wall: the high half of u).
+ * - fp16s: 4-byte words, cuda_fp16's paired conversions (one instruction for two), joined by a
+ *   byte permute; pull +3 to +7%, aa +14 to +19% over one cell a thread.
+ * - fp16c: 4-byte words converted value by value; aa +4 to +10%. Not pull: bound by its integer
+ *   conversions, it lost 10-13% to the paired kernel's 96 registers (half the warps).
+ * - sp: 8-byte words; pull +0.7 to +1.5%. aa not tried.
+ * - dp not tried: its 16-byte words would need about twice sp's 128 registers.
+ * (data/PERFORMANCE-NOTES.md.) Other types: no pairs; their instances are never launched. */
 template <typename T> struct pair_word {
-    enum { ok = 0 };
+    enum { pull = 0, local = 0 };
     typedef unsigned int W;
-    __device__ static W up(W, W, int)
-    {
-        return 0u;
-    }
-    __device__ static W down(W, W, int)
-    {
-        return 0u;
-    }
     __device__ static float2 get(W)
     {
         return make_float2(0.0f, 0.0f);
@@ -175,10 +130,18 @@ template <typename T> struct pair_word {
     {
         return 0u;
     }
+    __device__ static W up(W, W, int)
+    {
+        return 0u;
+    }
+    __device__ static W down(W, W, int)
+    {
+        return 0u;
+    }
 };
-template <> struct pair_word<gpu_fp16s> {
-    enum { ok = 1 };
-    typedef unsigned int W; /* result bytes 0-1 low half, 2-3 high; operands' bytes 0-3, 4-7 */
+/* 16-bit words: result bytes 0-1 the low half, 2-3 the high; the operands' bytes 0-3 and 4-7 */
+struct pair_word16 {
+    typedef unsigned int W;
     __device__ static W up(W b, W a, int wall)
     {
         return __byte_perm(b, a, wall ? 0x5410u : 0x5432u);
@@ -187,26 +150,35 @@ template <> struct pair_word<gpu_fp16s> {
     {
         return __byte_perm(a, u, wall ? 0x7632u : 0x5432u);
     }
+};
+template <> struct pair_word<gpu_fp16s> : pair_word16 {
+    enum { pull = 1, local = 1 };
     __device__ static float2 get(W w)
     {
-        return gpu_pair16<gpu_fp16s>::decode(w);
+        return __half22float2(*reinterpret_cast<const __half2 *>(&w));
     }
     __device__ static W put(float a, float b)
     {
-        return gpu_pair16<gpu_fp16s>::encode(a, b);
+        const __half2 h = __floats2half2_rn(a, b);
+        return *reinterpret_cast<const unsigned int *>(&h);
+    }
+};
+template <> struct pair_word<gpu_fp16c> : pair_word16 {
+    enum { pull = 0, local = 1 };
+    __device__ static float2 get(W w)
+    {
+        return make_float2(lbm_fp16c_decode_scaled((uint16_t)(w & 0xffffu)),
+                           lbm_fp16c_decode_scaled((uint16_t)(w >> 16)));
+    }
+    __device__ static W put(float a, float b)
+    {
+        return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
+                                                              << 16;
     }
 };
 template <> struct pair_word<float> {
-    enum { ok = 1 };
+    enum { pull = 1, local = 0 };
     typedef float2 W;
-    __device__ static W up(W b, W a, int wall)
-    {
-        return make_float2(wall ? b.x : b.y, a.x);
-    }
-    __device__ static W down(W a, W u, int wall)
-    {
-        return make_float2(a.y, wall ? u.y : u.x);
-    }
     __device__ static float2 get(W w)
     {
         return w;
@@ -214,6 +186,14 @@ template <> struct pair_word<float> {
     __device__ static W put(float a, float b)
     {
         return make_float2(a, b);
+    }
+    __device__ static W up(W b, W a, int wall)
+    {
+        return make_float2(wall ? b.x : b.y, a.x);
+    }
+    __device__ static W down(W a, W u, int wall)
+    {
+        return make_float2(a.y, wall ? u.y : u.x);
     }
 };
 
@@ -267,8 +247,9 @@ struct gpu_dirptrs {
 
 /* A face row's load of direction i into f[i] (pull_kernel's rows on a y or z face, and
  * pull_pairs_kernel's): pull.h's rule as selects on every axis. The caller's names: the cell
- * (x, y, z) at element base of src's direction 0, ds, pitch, plane, nx, ny, nz, per{x,y,z} (the
- * periodic axes), g{x,y,z}{0,1} (the sides that are ghost layers), lidz, b, R. */
+ * (x, y, z) at element base of the lattice src's direction 0, the populations f, ds, pitch,
+ * plane, nx, ny, nz, per{x,y,z} (the periodic axes), g{x,y,z}{0,1} (the sides that are ghost
+ * layers), lidz, b, R. */
 #define GPU_PULL_LOADF_(i, cx, cy, cz, o)                                                          \
     {                                                                                              \
         const long xo = x - (cx), yo = y - (cy), zo = z - (cz);                                    \
@@ -286,13 +267,13 @@ struct gpu_dirptrs {
                (on_lid ? (R)LBM_LID_TERM(LBM_WEIGHT(cx, cy, cz), cx, b.lid_ux) : (R)0);            \
     }
 
-/* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run: the benchmark's own
- * kernel, no offset arithmetic); GPU_PULL_AOS: the same on an array of structures (pull_aos, a
- * cell's 19 values side by side); else the box [x0, x1) x [y0, y0 + gridDim.y) x
- * [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs): GPU_PULL_BOX_GHOSTS
- * where it touches them, GPU_PULL_BOX for the interior, which never reads a ghost (fewer
- * registers). GPU_PULL_HALO updates the cells of a halo's box [x0, x1) x [y0, y0 + ey) x
- * [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, one cell a thread with x fastest (an x face's cells
+/* V = GPU_PULL: the whole of a domain without ghost layers (a single-rank run where
+ * pull_pairs_kernel does not take it, no offset arithmetic); GPU_PULL_AOS: the same on an array of
+ * structures (pull_aos, a cell's 19 values side by side); else the box [x0, x1) x [y0, y0 +
+ * gridDim.y) x [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs):
+ * GPU_PULL_BOX_GHOSTS where it touches them, GPU_PULL_BOX for the interior, which never reads a
+ * ghost (fewer registers). GPU_PULL_HALO updates the cells of a halo's box [x0, x1) x [y0, y0 + ey)
+ * x [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, one cell a thread with x fastest (an x face's cells
  * lie along y), and writes only the populations ds into dst, a halo buffer ordered
  * [dir][z][y][x] as halo_kernel packs it: the face's update again, so that the box which updates
  * the same cells into the lattice can run beside the exchange instead of before it. Those two
@@ -491,15 +472,15 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
  * row's other end: nx even puts cell nx - 1 in a high half, cell 0 in a low one) or the wall's,
  * the cell's own opposite slot, whose half the join picks. Rows on a y or z face one cell at a
  * time (pull_face_cell). Each cell's loads, collision and store are pull_kernel's, so the states
- * are the same. Launched (lbm_step) where nx, the pitch and the direction stride are even, so every
- * word is aligned. */
+ * are the same. Taken instead of GPU_PULL (lbm_cuda.cu, takes_pairs) where the precision has it,
+ * nx, the pitch and the direction stride are even (every word aligned) and the block fits. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
                                   struct lbm_layout l, struct lbm_bounds b,
                                   typename coll_of<T>::type p)
 {
     static_assert(V == GPU_PULL_PAIRS, "pull's paired kernel");
-    if (!pair_word<T>::ok) return; /* never launched */
+    if (!pair_word<T>::pull) return; /* never launched */
     const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
     const long y = blockIdx.y, z = blockIdx.z, nx = (long)l.nx;
     if (x >= nx) return;
@@ -756,7 +737,7 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
 {
     static_assert(V == GPU_AA_LOCAL_PAIRS, "aa's paired local half");
     (void)b;
-    if (!gpu_pair16<T>::ok) return; /* float, double: never launched */
+    if (!pair_word<T>::local) return; /* never launched */
     const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
     if (x >= (long)l.nx) return;
     const typename coll_of<T>::type pc = p;
@@ -765,11 +746,12 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
     typedef typename real_of<T>::type R;
     if (x + 1 < (long)l.nx) {
         R f[19], g[19];
-        const unsigned int *w = reinterpret_cast<const unsigned int *>(lat);
-        unsigned int *wo = reinterpret_cast<unsigned int *>(lat);
+        typedef typename pair_word<T>::W W;
+        const W *w = reinterpret_cast<const W *>(lat);
+        W *wo = reinterpret_cast<W *>(lat);
 #define AA_LOAD2_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
-        const float2 v = gpu_pair16<T>::decode(__ldg(w + ((i)*ds + cell) / 2));                    \
+        const float2 v = pair_word<T>::get(__ldg(w + ((i)*ds + cell) / 2));                        \
         f[i] = v.x;                                                                                \
         g[i] = v.y;                                                                                \
     }
@@ -777,7 +759,7 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
 #undef AA_LOAD2_
         collide<COLL, FORCED>(f, &pc);
         collide<COLL, FORCED>(g, &pc);
-#define AA_STORE2_(i, cx, cy, cz, o) wo[((o)*ds + cell) / 2] = gpu_pair16<T>::encode(f[i], g[i]);
+#define AA_STORE2_(i, cx, cy, cz, o) wo[((o)*ds + cell) / 2] = pair_word<T>::put(f[i], g[i]);
         LBM_D3Q19(AA_STORE2_)
 #undef AA_STORE2_
     } else {
