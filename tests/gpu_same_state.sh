@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# gpu_aa_same_state.sh LBM_GPU: aa's kernels that split a cell's work across lanes end in the same
-# states as those that do not; state_hash does not depend on the layout or the block, so for every
-# case (kernel, collision, geometry, precision, domain) the rows must agree.
-# - 16-bit: the cell-local half two cells a thread in 4-byte words (lbm-gpu, where every row's pitch
-#   and the direction stride are even) against the one-cell kernels, which lbm-gpu runs where the
-#   pitch is odd (--align 0, nx + pad odd); --block 32 as well (partial warps at the row's end).
-# - sp and dp: the neighbour half's x-moving values staged in shared memory for the lane at their
-#   destination, with blocks narrower than a row (--block 32, 64, 96: values crossing a block's
-#   end go out from their own lane, a row's tail block part empty) against one block a row.
+# gpu_same_state.sh LBM_GPU: the GPU kernels that take two cells a thread or split a cell's work
+# across lanes end in the same states as those that do not; state_hash does not depend on the
+# layout or the block, so for every case (kernel, collision, geometry, precision, domain) the rows
+# must agree.
+# - aa, 16-bit: the cell-local half two cells a thread in 4-byte words (lbm-gpu, where every row's
+#   pitch and the direction stride are even) against the one-cell kernels, which lbm-gpu runs where
+#   the pitch is odd (--align 0, nx + pad odd); --block 32 as well (partial warps at the row's end).
+# - aa, sp and dp: the neighbour half's x-moving values staged in shared memory for the lane at
+#   their destination, with blocks narrower than a row (--block 32, 64, 96: values crossing a
+#   block's end go out from their own lane, a row's tail block part empty) against one block a row.
+# - pull, sp and fp16s: two cells a thread in words of two values (even nx and pitch) against one
+#   cell a thread (odd pitch), nx = 2 (both x ends in one pair) and 6 among them, --block 32 too.
 # Odd and even nx (a row's last cell alone), walls and periodic x ends, three collisions.
 set -u
 bin=$1
@@ -15,16 +18,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LBMR_ENERGY=off
 col() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$2"; }
-# run NAME DIMS OPTIONS...: the grid's cases on DIMS, appended to NAME.csv
+# run NAME DIMS OPTIONS...: the grid's cases on DIMS, appended to NAME.csv (pull* names: pull)
 run() {
-    local name=$1 dims=$2 app="" prec=fp16s,fp16c
+    local name=$1 dims=$2 app="" prec=fp16s,fp16c kernel=aa
     shift 2
-    case $name in wide* | narrow*) prec=sp,dp ;; esac
+    case $name in wide* | narrow*) prec=sp,dp ;; pull*) prec=sp,fp16s kernel=pull ;; esac
     [ -f "$tmp/$name.csv" ] && app=--append
-    "$bin" --dims "$dims" --kernel aa --precision "$prec" --collision bgk,trt,mrt \
+    "$bin" --dims "$dims" --kernel $kernel --precision "$prec" --collision bgk,trt,mrt \
         --geometry cavity,channel,periodic --warmup 2 --reps 1 --steps 8 "$@" $app \
         -o "$tmp/$name.csv" 2>"$tmp/$name.err" ||
-        { tail -5 "$tmp/$name.err" >&2; echo "gpu_aa_same_state: $name run failed" >&2; exit 1; }
+        { tail -5 "$tmp/$name.err" >&2; echo "gpu_same_state: $name run failed" >&2; exit 1; }
 }
 odd=17x9x6 even=20x9x6,64x8x8,96x6x5
 run pairs $odd --pad 0 --align 32 && run pairs $even --pad 0 --align 32
@@ -34,13 +37,17 @@ run single $odd --pad 2 --align 0 && run single $even --pad 3 --align 0
 # sp and dp: one block a row (the default) against blocks of 32, 64 and 96 threads
 run wide $odd && run wide $even
 for b in 32 64 96; do run narrow$b $odd --block $b && run narrow$b $even --block $b; done
-for name in pairs pairs32 single wide narrow32 narrow64 narrow96; do
+# pull: even pitches (two cells a thread where nx is even too) against odd ones (one cell)
+pdims=$odd,$even,2x6x5,6x4x3
+run pullpairs $pdims --pad 0 --align 32 && run pullpairs32 $pdims --pad 0 --align 32 --block 32
+run pullsingle $pdims --pad 3 --align 0
+for name in pairs pairs32 single wide narrow32 narrow64 narrow96 pullpairs pullpairs32 pullsingle; do
     paste -d' ' <(col kernel "$tmp/$name.csv") <(col collision "$tmp/$name.csv") \
         <(col geometry "$tmp/$name.csv") <(col precision "$tmp/$name.csv") \
         <(col nx "$tmp/$name.csv") <(col ny "$tmp/$name.csv") <(col nz "$tmp/$name.csv") \
         <(col state_hash "$tmp/$name.csv") <(col verified "$tmp/$name.csv") > "$tmp/$name.txt"
     if grep -qv ' pass$' "$tmp/$name.txt"; then
-        echo "gpu_aa_same_state: a $name row failed its verification" >&2
+        echo "gpu_same_state: a $name row failed its verification" >&2
         exit 1
     fi
 done
@@ -51,7 +58,7 @@ same() {
     shift
     for name in "$@"; do
         if ! diff <(cut -d' ' -f1-9 "$tmp/$ref.txt") <(cut -d' ' -f1-9 "$tmp/$name.txt") > "$tmp/diff"; then
-            echo "gpu_aa_same_state: $name rows differ from the $ref rows (case ... state_hash verified):" >&2
+            echo "gpu_same_state: $name rows differ from the $ref rows (case ... state_hash verified):" >&2
             head -10 "$tmp/diff" >&2
             bad=1
         fi
@@ -59,7 +66,9 @@ same() {
 }
 same single pairs pairs32
 same wide narrow32 narrow64 narrow96
-n=$(wc -l < "$tmp/single.txt") w=$(wc -l < "$tmp/wide.txt")
-[ "$n" -ge 72 ] && [ "$w" -ge 72 ] || { echo "gpu_aa_same_state: only $n 16-bit and $w sp/dp rows" >&2; exit 1; }
-[ $bad = 0 ] && echo "gpu_aa_same_state: $n 16-bit cases, the paired and the one-cell kernels end in the same states; $w sp/dp cases, the same with blocks of 32, 64 and 96 threads as with one block a row"
+same pullsingle pullpairs pullpairs32
+n=$(wc -l < "$tmp/single.txt") w=$(wc -l < "$tmp/wide.txt") p=$(wc -l < "$tmp/pullsingle.txt")
+[ "$n" -ge 72 ] && [ "$w" -ge 72 ] && [ "$p" -ge 90 ] ||
+    { echo "gpu_same_state: only $n aa 16-bit, $w aa sp/dp and $p pull rows" >&2; exit 1; }
+[ $bad = 0 ] && echo "gpu_same_state: aa: $n 16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one"
 exit $bad

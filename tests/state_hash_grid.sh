@@ -172,13 +172,15 @@ LC_ALL=C sort -u "$tmp/rows" >"$tmp/got"
 cases=$(awk -F, "{ print $case_fields }" "$tmp/got" | sort -u | wc -l)
 echo "state_hash_grid: $rows rows from $nrun runs, $(wc -l <"$tmp/got") configurations, one state per case ($cases cases) as required"
 
-if [ "$gpu" = 1 ] && [ -r "$here/state_hashes.csv" ]; then
-    # each GPU row of a case the CPU grid has holds the CPU baseline's state (see above); the
-    # first ones that do not are named
+if [ "$gpu" = 1 ]; then
+    # each GPU row holds the CPU baseline's state of its case (see above; --update too: a new GPU
+    # baseline only where the two agree); the first ones that do not are named
+    [ -r "$here/state_hashes.csv" ] || fail "no CPU baseline $here/state_hashes.csv to hold the GPU rows to"
     awk -F, 'NR == FNR { if (FNR > 1) cpu[$2 FS $3 FS $4 FS $5 FS $6 FS $7] = $NF; next }
-        { c = $2 FS $3 FS $4 FS $5 FS $6 FS $7 }
-        c in cpu { n++; if (cpu[c] != $NF && bad++ < 10) print "  " $0 " (CPU " cpu[c] ")" > "/dev/stderr" }
-        END { printf "state_hash_grid: gpu: %d of %d rows hold the CPU baseline'"'"'s state\n", n - bad, n; exit bad > 0 }' \
+        { c = $2 FS $3 FS $4 FS $5 FS $6 FS $7; n++ }
+        !(c in cpu) { if (bad++ < 10) print "  " $0 " (no such CPU case)" > "/dev/stderr"; next }
+        cpu[c] != $NF { if (bad++ < 10) print "  " $0 " (CPU " cpu[c] ")" > "/dev/stderr" }
+        END { printf "state_hash_grid: gpu: %d of %d rows hold the CPU baseline'"'"'s state\n", n - bad, n; exit bad > 0 || n == 0 }' \
         "$here/state_hashes.csv" "$tmp/got" ||
         fail "GPU rows (above) end in other states than the CPU's of their case ($here/state_hashes.csv)"
 fi
