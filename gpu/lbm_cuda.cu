@@ -160,7 +160,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         s->face_grid = dim3((unsigned)((c->nx + s->face_threads - 1) / s->face_threads),
                             (unsigned)gy, (unsigned)((rows + gy - 1) / gy));
         /* the cell-local half two cells a thread where the precision has the kernel (pair_word:
-         * fp16s, fp16c) and every pair's word is aligned (even pitch and direction stride; the
+         * sp, fp16s, fp16c) and every pair's word is aligned (even pitch and direction stride; the
          * default 128-byte rows are) */
         s->local_pairs = gpu_lbm_kernel(c, GPU_AA_LOCAL_PAIRS) != NULL && s->u.l.pitch % 2 == 0 &&
                          s->u.l.dir_stride % 2 == 0;

@@ -116,7 +116,7 @@ GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scale
  *   byte permute; pull +3 to +7%, aa +14 to +19% over one cell a thread.
  * - fp16c: 4-byte words converted value by value; aa +4 to +10%. Not pull: bound by its integer
  *   conversions, it lost 10-13% to the paired kernel's 96 registers (half the warps).
- * - sp: 8-byte words; pull +0.7 to +1.5%. aa not tried.
+ * - sp: 8-byte words; pull +0.7 to +1.5%, aa +0.7 to +1.3%.
  * - dp not tried: its 16-byte words would need about twice sp's 128 registers.
  * (data/PERFORMANCE-NOTES.md.) Other types: no pairs; their instances are never launched. */
 template <typename T> struct pair_word {
@@ -177,7 +177,7 @@ template <> struct pair_word<gpu_fp16c> : pair_word16 {
     }
 };
 template <> struct pair_word<float> {
-    enum { pull = 1, local = 0 };
+    enum { pull = 1, local = 1 };
     typedef float2 W;
     __device__ static float2 get(W w)
     {

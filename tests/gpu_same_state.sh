@@ -3,8 +3,8 @@
 # across lanes end in the same states as those that do not; state_hash does not depend on the
 # layout or the block, so for every case (kernel, collision, geometry, precision, domain) the rows
 # must agree.
-# - aa, 16-bit: the cell-local half two cells a thread in 4-byte words (lbm-gpu, where every row's
-#   pitch and the direction stride are even) against the one-cell kernels, which lbm-gpu runs where
+# - aa, sp and 16-bit: the cell-local half two cells a thread in words of two values (lbm-gpu,
+#   where every row's pitch and the direction stride are even) against the one-cell kernels, which lbm-gpu runs where
 #   the pitch is odd (--align 0, nx + pad odd); --block 32 as well (partial warps at the row's end).
 # - aa, sp and dp: the neighbour half's x-moving values staged in shared memory for the lane at
 #   their destination, with blocks narrower than a row (--block 32, 64, 96: values crossing a
@@ -20,7 +20,7 @@ export LBMR_ENERGY=off
 col() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$2"; }
 # run NAME DIMS OPTIONS...: the grid's cases on DIMS, appended to NAME.csv (pull* names: pull)
 run() {
-    local name=$1 dims=$2 app="" prec=fp16s,fp16c kernel=aa
+    local name=$1 dims=$2 app="" prec=sp,fp16s,fp16c kernel=aa
     shift 2
     case $name in wide* | narrow*) prec=sp,dp ;; pull*) prec=sp,fp16s kernel=pull ;; esac
     [ -f "$tmp/$name.csv" ] && app=--append
@@ -68,7 +68,7 @@ same single pairs pairs32
 same wide narrow32 narrow64 narrow96
 same pullsingle pullpairs pullpairs32
 n=$(wc -l < "$tmp/single.txt") w=$(wc -l < "$tmp/wide.txt") p=$(wc -l < "$tmp/pullsingle.txt")
-[ "$n" -ge 72 ] && [ "$w" -ge 72 ] && [ "$p" -ge 90 ] ||
-    { echo "gpu_same_state: only $n aa 16-bit, $w aa sp/dp and $p pull rows" >&2; exit 1; }
-[ $bad = 0 ] && echo "gpu_same_state: aa: $n 16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one"
+[ "$n" -ge 108 ] && [ "$w" -ge 72 ] && [ "$p" -ge 90 ] ||
+    { echo "gpu_same_state: only $n aa paired, $w aa sp/dp and $p pull rows" >&2; exit 1; }
+[ $bad = 0 ] && echo "gpu_same_state: aa: $n sp/16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one"
 exit $bad
