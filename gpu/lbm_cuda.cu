@@ -164,8 +164,9 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
          * default 128-byte rows are) */
         s->local_pairs = gpu_lbm_kernel(c, GPU_AA_LOCAL_PAIRS) != NULL && s->u.l.pitch % 2 == 0 &&
                          s->u.l.dir_stride % 2 == 0;
-        /* half the row's threads, at most 128: the paired kernel takes 96 registers or more a
-         * thread, so 128-thread blocks fit 5 to an SM (20 warps) where 256 fit 2 (16 warps) */
+        /* half the row's threads, at most 128: the paired kernel takes 94 (fp16s) to 128 (sp)
+         * registers or more a thread, so 128-thread blocks fit 4 or 5 to an SM (16 or 20 warps)
+         * where 256 fit 2 (16 warps) */
         s->local_threads = (s->threads / 2 + 31) / 32 * 32;
         s->local_threads = s->local_threads < 128 ? s->local_threads : 128;
         s->local_grid =

@@ -35,7 +35,7 @@ struct lbm_state {
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
     int pull_pairs;    /* pull, sp or fp16s, one domain: GPU_PULL_PAIRS instead of GPU_PULL */
     dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
-    int local_pairs;   /* aa, 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
+    int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
     dim3 local_grid;   /* its grid */
     cudaEvent_t qev[2];
@@ -61,7 +61,7 @@ struct lbm_state {
     X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
     X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
     X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
-    X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel) /* GPU_AA_LOCAL, 16-bit: two cells a thread */          \
+    X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel) /* GPU_AA_LOCAL, sp and 16-bit: two cells a thread */   \
     X(GPU_PULL_PAIRS, pull_pairs_kernel)   /* GPU_PULL, sp and fp16s: two cells a thread */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,

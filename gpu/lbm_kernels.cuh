@@ -725,12 +725,13 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     }
 }
 
-/* GPU_AA_LOCAL_PAIRS: aa's cell-local half on a 16-bit lattice, two cells a thread (x and x + 1,
- * x even) in 4-byte words, so that a warp's request per direction is 128 bytes, as sp's, instead
- * of 64: one cell a thread, that half waited on its requests with neither a pipe nor a cache busy
- * (ncu, data/lbm/gpu-aa-pairs-h200-2026-11-23). Each cell collides as in GPU_AA_LOCAL, so the
- * states are the same; the last cell of a row of odd length goes alone. Launched
- * (gpu_lbm_launch_aa) only where every pair's word is aligned: even pitch and direction stride. */
+/* GPU_AA_LOCAL_PAIRS: aa's cell-local half two cells a thread (x and x + 1, x even) in words of
+ * two values (pair_word: 4 bytes for the 16-bit lattices, 8 for sp), so that a warp's request per
+ * direction is twice as long: one cell a thread, the 16-bit half waited on its 64-byte requests
+ * with neither a pipe nor a cache busy (ncu, data/lbm/gpu-aa-pairs-h200-2026-11-23). Each cell
+ * collides as in GPU_AA_LOCAL, so the states are the same; the last cell of a row of odd length
+ * goes alone. Launched (gpu_lbm_launch_aa) only where every pair's word is aligned: even pitch and
+ * direction stride. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
                                 typename coll_of<T>::type p)
