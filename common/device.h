@@ -28,8 +28,9 @@ struct device_facts {
      * this is: */
     int grid_launch;            /* 1: kernels launch a grid of thread blocks (--block, --blocks,
                                    --ilp); 0: OpenMP threads (--threads) */
-    size_t row_align;           /* bytes an lbm x row is aligned to without --align: gpu 32 */
-    size_t row_align_inplace;   /* the same for the in-place kernel (aa): gpu 128, cpu 0 */
+    size_t row_align;           /* bytes an lbm x row is aligned to without --align: gpu 32,
+                                   cpu 64 */
+    size_t row_align_inplace;   /* the same for the in-place kernel (aa): gpu 128, cpu 64 */
     size_t row_align_split_x;   /* the same on a rank grid split along x (rows with x ghost
                                    cells): gpu 128, cpu 64 */
     size_t out_of_cache_bytes;  /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */

@@ -106,10 +106,12 @@ int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(d);
-    /* a grid split along x puts a ghost cell before each row's fluid: with rows on no boundary
-     * every vector store of a row straddles two cache lines and the non-temporal ones leave
-     * lines half written; on a line (64 bytes) they start where a split-free row does */
-    d->row_align_split_x = 64;
+    /* rows on a cache line (64 bytes) for every kernel and grid: a row whose pitch is not a
+     * multiple of a line starts elsewhere in its line each row, so vector loads and stores
+     * straddle two lines and the non-temporal ones leave lines half written; a grid split along
+     * x puts a ghost cell before each row's fluid, which the alignment moves to the line before
+     * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26) */
+    d->row_align = d->row_align_inplace = d->row_align_split_x = 64;
 #ifdef LBMR_KERNEL_FLAGS
     if (LBMR_KERNEL_FLAGS[0]) { /* the LBM kernels' own flags (CMakeLists.txt) */
         size_t n = strlen(d->flags);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # default_align.sh LBM_BIN PULL_ALIGN AA_ALIGN SPLIT_X_ALIGN [MPIEXEC]: without --align the rows of
 # pull and aa carry the backend's default row alignment for each kernel (gpu: 32 bytes for pull,
-# 128 for the in-place aa, data/lbm/gpu-aa-align-h100-2026-11-23; cpu: 0 for both); an explicit
+# 128 for the in-place aa, data/lbm/gpu-aa-align-h100-2026-11-23; cpu: 64 for both); an explicit
 # --align applies to every kernel. With MPIEXEC, pull's rows on a grid split along x (2 ranks,
 # 2x1x1) carry SPLIT_X_ALIGN (gpu 128, cpu 64: a row's fluid after its ghost cell starts on a
 # line), on a z split PULL_ALIGN, and --align still wins.
