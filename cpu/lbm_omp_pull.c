@@ -109,11 +109,11 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW16_ENC_DST_(i, cx, cy, cz, op) row16_encode(dst##i + dk, bout[i]);
 #endif
 #if ROW_NT && CPU_NT_WIDTH > 0
-    if (LBMR_NT_LINES > 0 && regular && x0 == 0 && x1 == nx && nx % ROW_LINE == 0) {
-        /* a whole regular row of whole cache lines: each step of W cells is computed into t and
-         * goes out with non-temporal stores at once, so that streaming overlaps computing; the
-         * step holding an end cell of the row first overwrites it in t by the general rule,
-         * while its sources are in L1 */
+    if (LBMR_NT_LINES > 0 && regular && x0 == 0 && x1 == nx && nx >= ROW_LINE) {
+        /* a whole regular row, its direction rows on lines: each step of W cells is computed into
+         * t and goes out with non-temporal stores at once, so that streaming overlaps computing;
+         * the step holding an end cell of the row first overwrites it in t by the general rule,
+         * while its sources are in L1. A row shorter than a line goes in a chunk (below). */
         int aligned = 1;
         for (int d = 0; d < 19; d++)
             aligned &= (uintptr_t)(dst + LBM_IDX(l, d, 0, y, z)) % 64 == 0;
@@ -129,36 +129,71 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW_NTSTORE_(i, cx, cy, cz, op)                                                            \
     for (size_t o = 0; o < sizeof t[i]; o += CPU_NT_WIDTH)                                         \
         CPU_NT_STORE((char *)(dst##i + c) + o, (const char *)t[i] + o);
-#define ROW_K_ c + k
+#define ROW_K_ cs + k
 #if ROW_16BIT && ROW16_HW /* W is whole lines: a multiple of ROW16_W cells */
 #define ROW_LINE_CELLS_(W)                                                                         \
     for (long k = 0; k < (W); k += ROW16_W)                                                        \
-    ROW16_BLOCK_(c + k, k, ROW16_ENC_T_)
+    ROW16_BLOCK_(cs + k, k, ROW16_ENC_T_)
 #else
 #define ROW_LINE_CELLS_(W)                                                                         \
     ROW_IVDEP_                                                                                     \
     for (long k = 0; k < (W); k++)                                                                 \
     ROW_CELL_(ROW_TSTORE_)
 #endif
+/* the row's end cells among the N cells of t, which hold the cells from cs, by the general rule */
+#define ROW_STEP_ENDS_(N)                                                                          \
+    for (int e = 0; e < 2; e++) {                                                                  \
+        if ((e ? cs + (N) != nx : cs != 0) || s->plan.pull_end_inner[e]) continue;                 \
+        ROW_REAL f[19];                                                                            \
+        ROW_END_FN__(ROW_FN)(s, src, y, z, e ? nx - 1 : 0, 1, f);                                  \
+        for (int d = 0; d < 19; d++)                                                               \
+            t[d][e ? (N)-1 : 0] = ROW_ENCODE(f[d]);                                                \
+    }
 #define ROW_LINE_STEP_(W)                                                                          \
     {                                                                                              \
+        const long cs = c;                                                                         \
         _Alignas(64) ROW_STORED t[19][W];                                                          \
         ROW_LINE_CELLS_(W)                                                                         \
-        for (int e = 0; e < 2; e++) {                                                              \
-            if ((e ? c + (W) != nx : c != 0) || s->plan.pull_end_inner[e]) continue;               \
-            ROW_REAL f[19];                                                                        \
-            ROW_END_FN__(ROW_FN)(s, src, y, z, e ? nx - 1 : 0, 1, f);                              \
-            for (int d = 0; d < 19; d++)                                                           \
-                t[d][e ? (W)-1 : 0] = ROW_ENCODE(f[d]);                                            \
-        }                                                                                          \
+        ROW_STEP_ENDS_(W)                                                                          \
         LBM_D3Q19(ROW_NTSTORE_)                                                                    \
+    }
+/* the tail's cells from c: where the rest of their line is padding (no x ghost layers, a pitch of
+ * whole lines), the whole line with non-temporal stores, zeros in the padding: no read for
+ * ownership, as the row's other lines (ordinary stores to a part of a line took 15-30% of a
+ * 250-cell row's time on the 2-core VM); else ordinary stores of the row's cells alone */
+#define ROW_TAILSTORE_(i, cx, cy, cz, op)                                                          \
+    if (whole) {                                                                                   \
+        _Alignas(64) ROW_STORED u[ROW_LINE];                                                       \
+        for (long k = 0; k < ROW_LINE; k++)                                                        \
+            u[k] = c + k < nx ? t[i][c - cs + k] : (ROW_STORED)0;                                  \
+        for (size_t o = 0; o < sizeof u; o += CPU_NT_WIDTH)                                        \
+            CPU_NT_STORE((char *)(dst##i + c) + o, (const char *)u + o);                           \
+    } else {                                                                                       \
+        ROW_IVDEP_                                                                                 \
+        for (long k = c - cs; k < ROW_LINE; k++)                                                   \
+            dst##i[cs + k] = t[i][k];                                                              \
     }
             long c = 0;
             for (; c + ROW_STEP <= nx; c += ROW_STEP)
                 ROW_LINE_STEP_(ROW_STEP)
-            for (; c < nx; c += ROW_LINE) /* the rest of the row a line at a time */
-                ROW_LINE_STEP_(ROW_LINE)
+            /* the rest of the row a line at a time; a last part of a line from the line's worth of
+             * cells that ends at the row's end (the cells before c again, to the same values:
+             * pull writes no source), its cells from c stored */
+            for (; c < nx; c += ROW_LINE) {
+                const long cs = c + ROW_LINE <= nx ? c : nx - ROW_LINE;
+                _Alignas(64) ROW_STORED t[19][ROW_LINE];
+                ROW_LINE_CELLS_(ROW_LINE)
+                ROW_STEP_ENDS_(ROW_LINE)
+                if (cs == c) {
+                    LBM_D3Q19(ROW_NTSTORE_)
+                } else {
+                    const int whole = l->gx == 0 && l->pitch * sizeof(ROW_STORED) % 64 == 0;
+                    LBM_D3Q19(ROW_TAILSTORE_)
+                }
+            }
+#undef ROW_TAILSTORE_
 #undef ROW_LINE_STEP_
+#undef ROW_STEP_ENDS_
 #undef ROW_LINE_CELLS_
 #undef ROW_K_
 #undef ROW_NTSTORE_
