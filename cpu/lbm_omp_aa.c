@@ -47,6 +47,14 @@ void AA_FN_EVEN(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #define AA_ENC_(i, cx, cy, cz, op) row16_encode(p##op + x, bout[i]);
         for (; x + ROW16_W <= x1; x += ROW16_W)
             ROW16_BLOCK(AA_DEC_, AA_IN_, AA_OUT_, AA_ENC_)
+#define AA_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], p##i + x, x1 - x);
+#define AA_ENCP_(i, cx, cy, cz, op) row16_encode_part(p##op + x, bout[i], x1 - x);
+        if (x < x1) { /* the rest of the block as one block */
+            ROW16_BLOCK(AA_DECP_, AA_IN_, AA_OUT_, AA_ENCP_)
+            x = x1;
+        }
+#undef AA_DECP_
+#undef AA_ENCP_
 #undef AA_DEC_
 #undef AA_IN_
 #undef AA_OUT_
@@ -135,6 +143,14 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
 #define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, bout[i]);
             for (; x + ROW16_W <= x1; x += ROW16_W)
                 ROW16_BLOCK(AA_DEC_, AA_IN_, AA_OUT_, AA_ENC_)
+#define AA_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], r##i + x, x1 - x);
+#define AA_ENCP_(i, cx, cy, cz, op) row16_encode_part(w##i + x, bout[i], x1 - x);
+            if (x < x1) { /* the rest of the block as one block */
+                ROW16_BLOCK(AA_DECP_, AA_IN_, AA_OUT_, AA_ENCP_)
+                x = x1;
+            }
+#undef AA_DECP_
+#undef AA_ENCP_
 #undef AA_DEC_
 #undef AA_IN_
 #undef AA_OUT_
