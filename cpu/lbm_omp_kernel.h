@@ -32,12 +32,12 @@
 #define LBM_OMP_CP dp
 #elif defined(LBM_OMP_KERNEL_PREC_FP16S) || defined(LBM_OMP_KERNEL_PREC_FP16C)
 /* 16-bit storage, single-precision arithmetic and collision parameters (docs/storage16.md).
- * Element by element (row ends, remainders, fp16c's pull and pull_nt) both formats convert through
- * storage16.h's branch-free integer code, which GCC vectorises with the row loops (integer SIMD);
- * fp16s too, although an F16C build's default is the scalar hardware conversion (_cvtsh_ss,
- * _cvtss_sh): GCC 12 vectorises neither those calls nor _Float16 to float, and the two give the
- * same bits (tests/test_storage16.c). The rows otherwise go in blocks through row16_decode and
- * row16_encode below (aa in both formats, pull and pull_nt where ROW16_HW). */
+ * Element by element (row ends, pull's remainders, pull and pull_nt without ROW16_HW) both formats
+ * convert through storage16.h's branch-free integer code, which GCC vectorises with the row loops
+ * (integer SIMD); fp16s too, although an F16C build's default is the scalar hardware conversion
+ * (_cvtsh_ss, _cvtss_sh): GCC 12 vectorises neither those calls nor _Float16 to float, and the two
+ * give the same bits (tests/test_storage16.c). The rows otherwise go in blocks through
+ * row16_decode and row16_encode below (aa in both formats, pull and pull_nt where ROW16_HW). */
 #include "storage16.h"
 #define ROW_REAL float
 #define ROW_STORED uint16_t
@@ -62,13 +62,8 @@
 #define ROW_16BIT 0
 #else
 #define ROW_16BIT 1
-/* ROW16_W cells of one direction converted at once, between the lattice and a float block that
- * the row loop then collides as sp: fp16s through the F16C (or AVX-512F) vector conversions, one
- * instruction per 8 or 16 values where the element-wise branch-free code takes a dozen per value;
- * the same bits (tests/test_storage16.c compares the hardware and the portable conversions on every
- * code and every float of the range). fp16c, and builds without F16C, convert element by element.
- */
-#define ROW16_W 16
+/* the rows go in blocks of ROW16_W cells of each direction, converted at once (cpu/row16.h) */
+#include "row16.h"
 /* One block of ROW16_W cells: DEC_ fills bin[i] (row16_decode), IN_ and OUT_ move f[i] from
  * bin[i][j] and into bout[i][j] (with a step's terms), the cells collide as sp, ENC_ stores bout[i]
  * (row16_encode); each a per-direction macro for LBM_D3Q19, expanded where the block runs. */
@@ -90,42 +85,16 @@
         }                                                                                          \
         LBM_D3Q19(ENC_)                                                                            \
     }
-#if defined(LBM_OMP_KERNEL_PREC_FP16S) && defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
-#define ROW16_HW 1 /* the blocks convert in hardware */
-#include <immintrin.h>
-static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
-{
-#if defined(__AVX512F__)
-    _mm512_storeu_ps(out, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)in)));
+/* ROW16_HW: the blocks convert in vector instructions (pull and pull_nt take blocks only then;
+ * aa always) */
+#if defined(LBM_OMP_KERNEL_PREC_FP16S)
+#define row16_decode row16_fp16s_decode
+#define row16_encode row16_fp16s_encode
+#define ROW16_HW ROW16_FP16S_HW
 #else
-    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)in)));
-    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + 8))));
-#endif
-}
-static inline void row16_encode(uint16_t *restrict out, const float *restrict in)
-{
-    /* nearest even whatever MXCSR says, and no floating-point exceptions raised */
-#define ROW16_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-#if defined(__AVX512F__)
-    _mm256_storeu_si256((__m256i *)out, _mm512_cvtps_ph(_mm512_loadu_ps(in), ROW16_RN));
-#else
-    _mm_storeu_si128((__m128i *)out, _mm256_cvtps_ph(_mm256_loadu_ps(in), ROW16_RN));
-    _mm_storeu_si128((__m128i *)(out + 8), _mm256_cvtps_ph(_mm256_loadu_ps(in + 8), ROW16_RN));
-#endif
-#undef ROW16_RN
-}
-#else
-#define ROW16_HW 0
-static inline void row16_decode(float *restrict out, const uint16_t *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = ROW_DECODE(in[k]);
-}
-static inline void row16_encode(uint16_t *restrict out, const float *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = ROW_ENCODE(in[k]);
-}
+#define row16_decode row16_fp16c_decode
+#define row16_encode row16_fp16c_encode
+#define ROW16_HW ROW16_FP16C_VEC
 #endif
 #endif
 

@@ -92,11 +92,11 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #endif
 #define ROW_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]) + add##i;
 #if ROW_16BIT && ROW16_HW
-/* 16-bit rows (SoA) converted in hardware: ROW16_W cells at once, their 19 sources from src##i +
- * SK decoded into a float block, collided as sp, encoded by ENC_ at DK (row16_decode/_encode,
- * cpu/lbm_omp_kernel.h). fp16c stays element by element here: in blocks its software conversion,
- * a pass of its own, measured slower than in the fused loop, while aa's gained
- * (data/lbm/cpu-fp16-blocks-2core-vm-2026-11-23). */
+/* 16-bit rows (SoA) whose blocks convert in vector instructions (ROW16_HW: fp16s by F16C, fp16c
+ * by AVX-512F, cpu/row16.h): ROW16_W cells at once, their 19 sources from src##i + SK decoded into
+ * a float block, collided as sp, encoded by ENC_ at DK. Without them a row goes element by element:
+ * there the element-wise conversion in blocks, a pass of its own, measured slower than in the fused
+ * loop, while aa's gained (data/lbm/cpu-fp16-blocks-2core-vm-2026-11-23). */
 #define ROW16_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], src##i + sk);
 #define ROW16_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + add##i;
 #define ROW16_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];
@@ -233,9 +233,19 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW_K_ k
             long k = 0;
 #if ROW_16BIT && ROW16_HW
-            if (ROW_CS == 1)
+            if (ROW_CS == 1) {
                 for (; k + ROW16_W <= xb - xa; k += ROW16_W)
                     ROW16_BLOCK_(k, k, ROW16_ENC_DST_)
+                if (k < xb - xa) { /* the rest as one partial block, as aa's rows */
+                    const long r = xb - xa - k;
+#define ROW16_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], src##i + k, r);
+#define ROW16_ENCP_(i, cx, cy, cz, op) row16_encode_part(dst##i + k, bout[i], r);
+                    ROW16_BLOCK(ROW16_DECP_, ROW16_IN_, ROW16_OUT_, ROW16_ENCP_)
+#undef ROW16_DECP_
+#undef ROW16_ENCP_
+                    k = xb - xa;
+                }
+            }
 #endif
             ROW_IVDEP_
             for (; k < xb - xa; k++)

@@ -4,16 +4,18 @@
  * nearest code (ties to the even code); overflow, saturation, NaN and signs; fp16c's relative
  * error at most its unit roundoff; in an F16C build, the hardware conversions equal the portable
  * code on every code, every float of the range and 10^7 random bit patterns; and the branch-free
- * conversions (fp16c, fp16s portable, the GPU's fp16c by multiplies) equal the generic ones bit
- * for bit on every code, a third of the floats in [-4, 4] with every tie, the special values and a
- * strided sample of the rest (with --all: every one of the 2^32 floats, by hand, about two
- * minutes; on the GPU itself test_storage16_gpu.cu compares every float). */
+ * conversions (fp16c, fp16s portable, the GPU's fp16c by multiplies) and the CPU kernels' block
+ * conversions of both formats (cpu/row16.h: F16C and AVX-512F where the build has them) equal
+ * the generic ones bit for bit on every code, a third of the floats in [-4, 4] with every tie, the
+ * special values and a strided sample of the rest (with --all: every one of the 2^32 floats, by
+ * hand, about two minutes; on the GPU itself test_storage16_gpu.cu compares every float). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "row16.h"
 #include "storage16.h"
 
 struct format {
@@ -157,6 +159,69 @@ static void check_hardware_path(void)
     CHECK(bad == 0);
 }
 
+/* A conversion under test: element-wise (enc, dec) or a block of ROW16_W values at once (the CPU
+ * kernels' cpu/row16.h: benc, bdec); the checks below feed both in blocks. */
+struct conv {
+    const char *name;
+    uint16_t (*enc)(float);
+    float (*dec)(uint16_t);
+    void (*benc)(uint16_t *restrict, const float *restrict);
+    void (*bdec)(float *restrict, const uint16_t *restrict);
+};
+
+static void conv_encode(const struct conv *v, uint16_t *out, const float *in)
+{
+    if (v->benc)
+        v->benc(out, in);
+    else
+        for (int k = 0; k < ROW16_W; k++)
+            out[k] = v->enc(in[k]);
+}
+
+static void conv_decode(const struct conv *v, float *out, const uint16_t *in)
+{
+    if (v->bdec)
+        v->bdec(out, in);
+    else
+        for (int k = 0; k < ROW16_W; k++)
+            out[k] = v->dec(in[k]);
+}
+
+/* the floats an encode check takes, gathered into blocks: each full block encoded and its lanes
+ * compared with the reference (flush: the last, partial block, its other lanes zero) */
+struct enc_batch {
+    const struct conv *v;
+    uint16_t (*ref)(float);
+    float in[ROW16_W];
+    int n, shown;
+    long bad, count;
+};
+
+static void batch_flush(struct enc_batch *e)
+{
+    uint16_t got[ROW16_W];
+    for (int k = e->n; k < ROW16_W; k++)
+        e->in[k] = 0.0f;
+    conv_encode(e->v, got, e->in);
+    for (int k = 0; k < e->n; k++) {
+        const uint16_t want = e->ref(e->in[k]);
+        e->count++;
+        if (got[k] != want) {
+            if (e->shown++ < 6)
+                fprintf(stderr, "  %s: encode 0x%08x: 0x%04x, generic 0x%04x\n", e->v->name,
+                        bits_of(e->in[k]), got[k], want);
+            e->bad++;
+        }
+    }
+    e->n = 0;
+}
+
+static void batch_add(struct enc_batch *e, float x)
+{
+    e->in[e->n++] = x;
+    if (e->n == ROW16_W) batch_flush(e);
+}
+
 /* The branch-free conversions against the generic ones (storage16.h keeps those as this
  * reference): decode of all 65536 codes (NaN codes by their bits), encode of every float whose
  * magnitude is at most 4 (the lattices' whole range, fp16c's overflow and fp16s's first binades
@@ -164,8 +229,8 @@ static void check_hardware_path(void)
  * special values, and every 997th bit pattern above 4 up to the NaNs; with `all` every float (all
  * 2^32 were compared once by hand: 0 differ). The stride keeps the test to seconds in the
  * sanitizer build. Returns the number of differences (the first few printed). */
-static long check_branch_free(const char *name, uint16_t (*enc)(float), float (*dec)(uint16_t),
-                              uint16_t (*enc_ref)(float), float (*dec_ref)(uint16_t), int all)
+static long check_branch_free(const struct conv *v, uint16_t (*enc_ref)(float),
+                              float (*dec_ref)(uint16_t), int all)
 {
     static const float special[] = {0.0f,          -0.0f,     INFINITY,        -INFINITY,
                                     NAN,           -NAN,      3.4028235e38f,   -3.4028235e38f,
@@ -173,46 +238,44 @@ static long check_branch_free(const char *name, uint16_t (*enc)(float), float (*
                                     6.1035152e-05f};
     const uint32_t four = bits_of(4.0f),
                    nan_bits[] = {0x7f800001u, 0x7fc00000u, 0x7fffffffu, 0x7fa5a5a5u, 0x7f802000u};
+    struct enc_batch e = {.v = v, .ref = enc_ref};
     long bad = 0, n = 0;
     int shown = 0;
-#define CMP_(cond, fmt, ...)                                                                       \
-    do {                                                                                           \
-        n++;                                                                                       \
-        if (!(cond)) {                                                                             \
-            if (shown++ < 6) fprintf(stderr, "  %s branch-free: " fmt "\n", name, __VA_ARGS__);    \
-            bad++;                                                                                 \
-        }                                                                                          \
-    } while (0)
-    for (uint32_t c = 0; c <= 0xffffu; c++) {
-        const uint32_t got = bits_of(dec((uint16_t)c)), want = bits_of(dec_ref((uint16_t)c));
-        CMP_(got == want, "decode 0x%04x: 0x%08x, generic 0x%08x", c, got, want);
+    for (uint32_t c0 = 0; c0 <= 0xffffu; c0 += ROW16_W) {
+        uint16_t codes[ROW16_W];
+        float got[ROW16_W];
+        for (int k = 0; k < ROW16_W; k++)
+            codes[k] = (uint16_t)(c0 + (uint32_t)k);
+        conv_decode(v, got, codes);
+        for (int k = 0; k < ROW16_W; k++) {
+            const uint32_t g = bits_of(got[k]), want = bits_of(dec_ref(codes[k]));
+            n++;
+            if (g != want) {
+                if (shown++ < 6)
+                    fprintf(stderr, "  %s: decode 0x%04x: 0x%08x, generic 0x%08x\n", v->name,
+                            codes[k], g, want);
+                bad++;
+            }
+        }
     }
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
-        CMP_(enc(special[i]) == enc_ref(special[i]), "encode 0x%08x", bits_of(special[i]));
+        batch_add(&e, special[i]);
     for (size_t i = 0; i < sizeof nan_bits / sizeof nan_bits[0]; i++)
-        for (uint32_t s = 0; s <= 1; s++) {
-            const float x = float_of(nan_bits[i] | s << 31);
-            CMP_(enc(x) == enc_ref(x), "encode 0x%08x", bits_of(x));
-        }
+        for (uint32_t s = 0; s <= 1; s++)
+            batch_add(&e, float_of(nan_bits[i] | s << 31));
     for (uint32_t s = 0; s <= 1; s++) {
-        for (uint64_t a = 0; a <= 0x7fffffffu; a += all ? 1 : a < four ? 3 : 997) {
-            const uint32_t xb = (uint32_t)a | s << 31;
-            const uint16_t got = enc(float_of(xb)), want = enc_ref(float_of(xb));
-            CMP_(got == want, "encode 0x%08x: 0x%04x, generic 0x%04x", xb, got, want);
-        }
+        for (uint64_t a = 0; a <= 0x7fffffffu; a += all ? 1 : a < four ? 3 : 997)
+            batch_add(&e, float_of((uint32_t)a | s << 31));
         /* the normal range's ties of both formats (dropped bits exactly a half: 12 of fp16c's,
          * 13 of fp16s's) and their neighbours, every one that the stride of 3 skips */
         for (uint64_t a = 0x800; !all && a < four; a += 0x1000)
-            for (uint64_t d = a - 1; d <= a + 1; d++) {
-                const uint32_t xb = (uint32_t)d | s << 31;
-                const uint16_t got = enc(float_of(xb)), want = enc_ref(float_of(xb));
-                CMP_(got == want, "encode 0x%08x: 0x%04x, generic 0x%04x", xb, got, want);
-            }
+            for (uint64_t d = a - 1; d <= a + 1; d++)
+                batch_add(&e, float_of((uint32_t)d | s << 31));
     }
-#undef CMP_
-    fprintf(stderr, "%s branch-free against generic: %ld conversions compared%s, %ld differ\n",
-            name, n, all ? " (every float)" : "", bad);
-    return bad;
+    batch_flush(&e);
+    fprintf(stderr, "%s against generic: %ld conversions compared%s, %ld differ\n", v->name,
+            n + e.count, all ? " (every float)" : "", bad + e.bad);
+    return bad + e.bad;
 }
 
 int main(int argc, char **argv)
@@ -270,13 +333,32 @@ int main(int argc, char **argv)
         check_hardware_path();
     else
         fprintf(stderr, "  (no F16C in this build: the hardware comparison did not run)\n");
-    CHECK(check_branch_free("fp16c", lbm_fp16c_encode, lbm_fp16c_decode, lbm_fp16c_encode_generic,
-                            lbm_fp16c_decode_generic, all) == 0);
-    CHECK(check_branch_free("fp16s portable", lbm_fp16s_encode_portable, lbm_fp16s_decode_portable,
-                            lbm_fp16s_encode_generic, lbm_fp16s_decode_generic, all) == 0);
-    /* the GPU's fp16c conversions (float multiplies; exact here, where the host keeps float
-     * subnormals as the device code does) */
-    CHECK(check_branch_free("fp16c scaled", lbm_fp16c_encode_scaled, lbm_fp16c_decode_scaled,
-                            lbm_fp16c_encode_generic, lbm_fp16c_decode_generic, all) == 0);
+    {
+        const struct conv fp16c_bf = {"fp16c branch-free", lbm_fp16c_encode, lbm_fp16c_decode, 0,
+                                      0},
+                          fp16s_bf = {"fp16s portable branch-free", lbm_fp16s_encode_portable,
+                                      lbm_fp16s_decode_portable, 0, 0},
+                          /* the GPU's fp16c conversions (float multiplies; exact here, where the
+                           * host keeps float subnormals as the device code does) */
+            fp16c_scaled = {"fp16c scaled", lbm_fp16c_encode_scaled, lbm_fp16c_decode_scaled, 0, 0},
+                          /* the CPU kernels' block conversions (vector code where this build has
+                           * it: ROW16_FP16S_HW, ROW16_FP16C_VEC) */
+            fp16c_blocks = {"fp16c blocks", 0, 0, row16_fp16c_encode, row16_fp16c_decode},
+                          fp16s_blocks = {"fp16s blocks", 0, 0, row16_fp16s_encode,
+                                          row16_fp16s_decode};
+        CHECK(check_branch_free(&fp16c_bf, lbm_fp16c_encode_generic, lbm_fp16c_decode_generic,
+                                all) == 0);
+        CHECK(check_branch_free(&fp16s_bf, lbm_fp16s_encode_generic, lbm_fp16s_decode_generic,
+                                all) == 0);
+        CHECK(check_branch_free(&fp16c_scaled, lbm_fp16c_encode_generic, lbm_fp16c_decode_generic,
+                                all) == 0);
+        fprintf(stderr, "block conversions: fp16s %s, fp16c %s\n",
+                ROW16_FP16S_HW ? "hardware" : "element-wise",
+                ROW16_FP16C_VEC ? "AVX-512F" : "element-wise");
+        CHECK(check_branch_free(&fp16c_blocks, lbm_fp16c_encode_generic, lbm_fp16c_decode_generic,
+                                all) == 0);
+        CHECK(check_branch_free(&fp16s_blocks, lbm_fp16s_encode_generic, lbm_fp16s_decode_generic,
+                                all) == 0);
+    }
     return check_report("test_storage16");
 }

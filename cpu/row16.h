@@ -1,0 +1,121 @@
+/* row16.h: the CPU kernels' block conversions of the 16-bit lattices: ROW16_W values of one
+ * direction between the lattice and a float block, which the row loop then collides as sp. The
+ * same bits as storage16.h's element-wise conversions (tests/test_storage16.c compares them on
+ * every code and on the floats it compares those with); chosen at build time, no dispatch:
+ *   fp16s: F16C's (or AVX-512F's) vector conversion, one instruction per 8 or 16 values;
+ *   fp16c: storage16.h's branch-free code written in AVX-512F vectors, 16 values per instruction,
+ *          10 instructions a block to decode and 16 to encode; GCC (12) vectorises the element-wise
+ *          code itself only on 256-bit halves with their widening and narrowing, about 45 and 60
+ *          instructions a block, which left aa fp16c at a third of fp16s's rate;
+ *   without them the element-wise loop (ROW16_FP16S_HW, ROW16_FP16C_VEC say which). */
+#ifndef LBM_ROW16_H
+#define LBM_ROW16_H
+
+#include <stdint.h>
+
+#include "storage16.h"
+
+#define ROW16_W 16 /* cells of one direction in a block */
+
+#if (defined(__F16C__) || defined(__AVX512F__)) && !defined(LBM_STORAGE16_PORTABLE)
+#include <immintrin.h>
+#endif
+
+#if defined(__F16C__) && !defined(LBM_STORAGE16_PORTABLE)
+#define ROW16_FP16S_HW 1
+/* nearest even whatever MXCSR says, and no floating-point exceptions raised */
+#define ROW16_RN_ (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+static inline void row16_fp16s_decode(float *restrict out, const uint16_t *restrict in)
+{
+#if defined(__AVX512F__)
+    _mm512_storeu_ps(out, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)in)));
+#else
+    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)in)));
+    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + 8))));
+#endif
+}
+static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restrict in)
+{
+#if defined(__AVX512F__)
+    _mm256_storeu_si256((__m256i *)out, _mm512_cvtps_ph(_mm512_loadu_ps(in), ROW16_RN_));
+#else
+    _mm_storeu_si128((__m128i *)out, _mm256_cvtps_ph(_mm256_loadu_ps(in), ROW16_RN_));
+    _mm_storeu_si128((__m128i *)(out + 8), _mm256_cvtps_ph(_mm256_loadu_ps(in + 8), ROW16_RN_));
+#endif
+}
+#else
+#define ROW16_FP16S_HW 0
+static inline void row16_fp16s_decode(float *restrict out, const uint16_t *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = lbm_fp16s_decode_portable(in[k]);
+}
+static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = lbm_fp16s_encode_portable(in[k]);
+}
+#endif
+
+#if defined(__AVX512F__) && !defined(LBM_STORAGE16_PORTABLE)
+#define ROW16_FP16C_VEC 1
+/* lbm_fp16c_decode on 16 lanes (storage16.h derives each step): the codes sign-extended, so that
+ * bit 31 is the sign; a normal code's bits moved up by 12 and rebiased; a subnormal code (the
+ * exponent field 0) becomes under the same rule 2^-15 (1 + c 2^-11), and its value c 2^-25 is twice
+ * that less 2^-14 (exact: Sterbenz), in the same lanes by a masked fused multiply-subtract; the NaN
+ * code's quiet NaN; the sign */
+static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restrict in)
+{
+    const __m512i h = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)in));
+    const __m512i c = _mm512_and_si512(h, _mm512_set1_epi32(0x7fff));
+    const __m512 d = _mm512_castsi512_ps(
+        _mm512_add_epi32(_mm512_slli_epi32(c, 12), _mm512_set1_epi32(112 << 23)));
+    const __m512 v = _mm512_mask_fmsub_ps(d, _mm512_cmplt_epu32_mask(c, _mm512_set1_epi32(0x800)),
+                                          _mm512_set1_ps(2.0f), _mm512_set1_ps(0x1p-14f));
+    const __m512i r = _mm512_mask_mov_epi32(
+        _mm512_castps_si512(v), _mm512_cmpeq_epi32_mask(c, _mm512_set1_epi32(LBM_FP16C_NAN)),
+        _mm512_set1_epi32(0x7fc00000));
+    /* (h & sign bit) | r: ternary-logic table 0xea is (A & B) | C */
+    _mm512_storeu_ps(out, _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+                              h, _mm512_set1_epi32((int)0x80000000u), r, 0xea)));
+}
+/* lbm_fp16c_encode on 16 lanes: the normal range rebiased, rounded to nearest even and shifted;
+ * the subnormal range (its lanes by a masked subtraction) by the float addition of 0.25
+ * (storage16.h: rounded in that add, here in its embedded nearest-even mode, as the scalar code in
+ * the default mode); saturation, NaN, sign */
+static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restrict in)
+{
+    const __m512i b = _mm512_castps_si512(_mm512_loadu_ps(in));
+    const __m512i a = _mm512_and_si512(b, _mm512_set1_epi32(0x7fffffff));
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(a, 12), _mm512_set1_epi32(1));
+    /* a - (112 << 23) + 0x7ff + odd, modulo 2^32 as the scalar code's unsigned arithmetic */
+    const __m512i normal = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)(0x7ffu - (112u << 23)))), odd),
+        12);
+    const __m512 s = _mm512_add_round_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(0.25f),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512i c =
+        _mm512_mask_sub_epi32(normal, _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(113 << 23)),
+                              _mm512_castps_si512(s), _mm512_set1_epi32(0x3e800000));
+    c = _mm512_min_epu32(c, _mm512_set1_epi32(LBM_FP16C_MAXCODE));
+    c = _mm512_mask_mov_epi32(c, _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7f800000)),
+                              _mm512_set1_epi32(LBM_FP16C_NAN));
+    /* (b >> 16 & 0x8000) | c */
+    c = _mm512_ternarylogic_epi32(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(0x8000), c, 0xea);
+    _mm256_storeu_si256((__m256i *)out, _mm512_cvtepi32_epi16(c));
+}
+#else
+#define ROW16_FP16C_VEC 0
+static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = lbm_fp16c_decode(in[k]);
+}
+static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restrict in)
+{
+    for (int k = 0; k < ROW16_W; k++)
+        out[k] = lbm_fp16c_encode(in[k]);
+}
+#endif
+
+#endif
