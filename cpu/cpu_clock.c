@@ -16,32 +16,37 @@ static double now_s(void)
 }
 
 /* CPU_CLOCK_ADDS dependent adds: ten per loop turn, so that the chain (one cycle per add), not
- * the loop's own branch, sets the pace. */
+ * the loop's own branch, sets the pace. Register to register: Golden Cove cores (Sapphire and
+ * Emerald Rapids) fold adds of small immediates at rename, several a cycle, so an immediate chain
+ * read 12-15 GHz there and varied with no link to the clock, and every repetition counted as
+ * disturbed (data/lbm/cpu-fp16c-avx512-h100-host-2026-11-26). */
 static void add_chain(void)
 {
     long turns = CPU_CLOCK_ADDS / 10;
+    const unsigned long one = 1;
 #if defined(__x86_64__)
     unsigned long x = 0;
     __asm__ volatile("1:\n\t"
-                     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                     "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+                     "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
                      "dec %1\n\t"
                      "jnz 1b"
                      : "+r"(x), "+r"(turns)
-                     :
+                     : "r"(one)
                      : "cc");
 #elif defined(__aarch64__)
     unsigned long x = 0;
     __asm__ volatile("1:\n\t"
-                     "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+                     "add %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\tadd %0, %0, %2\n\t"
                      "subs %1, %1, #1\n\t"
                      "b.ne 1b"
                      : "+r"(x), "+r"(turns)
-                     :
+                     : "r"(one)
                      : "cc");
 #else
+    (void)one;
     /* volatile: each step a load and a store the compiler keeps; several cycles each, the
      * same number every time, so the rate still follows the clock */
     volatile unsigned long x = 0;
