@@ -17,6 +17,19 @@
 
 #define ROW16_W 16 /* cells of one direction in a block */
 
+/* a format's block conversions element by element through storage16.h's DEC_ and ENC_ */
+#define ROW16_ELEMENTWISE_(fmt, DEC_, ENC_)                                                        \
+    static inline void row16_##fmt##_decode(float *restrict out, const uint16_t *restrict in)      \
+    {                                                                                              \
+        for (int k = 0; k < ROW16_W; k++)                                                          \
+            out[k] = DEC_(in[k]);                                                                  \
+    }                                                                                              \
+    static inline void row16_##fmt##_encode(uint16_t *restrict out, const float *restrict in)      \
+    {                                                                                              \
+        for (int k = 0; k < ROW16_W; k++)                                                          \
+            out[k] = ENC_(in[k]);                                                                  \
+    }
+
 #if (defined(__F16C__) || defined(__AVX512F__)) && !defined(LBM_STORAGE16_PORTABLE)
 #include <immintrin.h>
 #endif
@@ -45,16 +58,7 @@ static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restr
 }
 #else
 #define ROW16_FP16S_HW 0
-static inline void row16_fp16s_decode(float *restrict out, const uint16_t *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = lbm_fp16s_decode_portable(in[k]);
-}
-static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = lbm_fp16s_encode_portable(in[k]);
-}
+ROW16_ELEMENTWISE_(fp16s, lbm_fp16s_decode_portable, lbm_fp16s_encode_portable)
 #endif
 
 #if defined(__AVX512F__) && !defined(LBM_STORAGE16_PORTABLE)
@@ -106,16 +110,7 @@ static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restr
 }
 #else
 #define ROW16_FP16C_VEC 0
-static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = lbm_fp16c_decode(in[k]);
-}
-static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restrict in)
-{
-    for (int k = 0; k < ROW16_W; k++)
-        out[k] = lbm_fp16c_encode(in[k]);
-}
+ROW16_ELEMENTWISE_(fp16c, lbm_fp16c_decode, lbm_fp16c_encode)
 #endif
 
 #endif
