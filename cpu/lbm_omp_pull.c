@@ -233,19 +233,13 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #define ROW_K_ k
             long k = 0;
 #if ROW_16BIT && ROW16_HW
-            if (ROW_CS == 1) {
+            /* a row's last cells (fewer than a block) element by element below: a partial block
+             * after this loop (as aa's) or a last block overlapping the one before cost pull fp16s
+             * 25-36% at 256^3 on the 16-core Xeon host, whose rows never run it
+             * (data/lbm/cpu-fp16c-avx512-h100-host-2026-11-26, calls 4 and 5) */
+            if (ROW_CS == 1)
                 for (; k + ROW16_W <= xb - xa; k += ROW16_W)
                     ROW16_BLOCK_(k, k, ROW16_ENC_DST_)
-                if (k < xb - xa) { /* the rest as one partial block, as aa's rows */
-                    const long r = xb - xa - k;
-#define ROW16_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], src##i + k, r);
-#define ROW16_ENCP_(i, cx, cy, cz, op) row16_encode_part(dst##i + k, bout[i], r);
-                    ROW16_BLOCK(ROW16_DECP_, ROW16_IN_, ROW16_OUT_, ROW16_ENCP_)
-#undef ROW16_DECP_
-#undef ROW16_ENCP_
-                    k = xb - xa;
-                }
-            }
 #endif
             ROW_IVDEP_
             for (; k < xb - xa; k++)
