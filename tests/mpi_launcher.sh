@@ -17,8 +17,9 @@ mpi_launcher() {
 
 # same_state_flags LBM: the flags of a run whose rows are compared by state (one per line): the
 # CPU's wait for a quiet clock (--quiet-wait) repeats a row's repetitions by what the clock did, so
-# the update counts, and with them the states, of two grids would differ; the GPU (a binary named
-# *gpu*) has no clock probe. Used by tests/mpi_same_state.sh and data/scripts/mpi-study.sh.
+# the update counts, and with them the states, of two grids or kernels would differ; the GPU (a
+# binary named *gpu*) has no clock probe. Used by tests/mpi_same_state.sh,
+# tests/same_state_kernels.sh and data/scripts/mpi-study.sh.
 same_state_flags() {
     case ${1##*/} in *gpu*) ;; *) printf '%s\n' --quiet-wait off ;; esac
 }
