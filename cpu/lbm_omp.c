@@ -418,19 +418,6 @@ static void row_ghosts_in(const struct lbm_state *s, char *src, size_t y, size_t
     }
 }
 
-/* After a row's update: the 5 values its end cell on x face `side` sends, from the row just
- * written into the face's send buffer (the pack after the update read a line a value) */
-static void row_faces_out(const struct lbm_state *s, const char *dst, size_t y, size_t z, int side)
-{
-    const struct lbm_layout *l = &s->u.l;
-    const size_t es = s->u.es;
-    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z), cell = (ptrdiff_t)(z * l->ny + y);
-    const struct xface_at *at = &s->xout_at[side];
-    for (int k = 0; k < 5; k++)
-        copy_values(s->xout[side] + (size_t)(cell + at->buf[k]) * es,
-                    dst + (size_t)(row + at->lat[k]) * es, 1, es);
-}
-
 int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], int queue,
                    char *err, size_t errlen)
 {
@@ -442,12 +429,12 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     (void)err;
     (void)errlen;
     if (lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]) return 0;
-    /* the x faces this box's rows reach whose halos the rows read and write themselves */
-    int in[2], out[2];
+    /* the x faces this box's rows reach whose received halos the rows read themselves (the row
+     * kernels write the faces' sends: row_face_send) */
+    int in[2];
     for (int side = 0; side < 2; side++) {
         const size_t x = side ? s->u.l.nx - 1 : 0;
         in[side] = s->xin[side] && lo[0] <= x && x < hi[0];
-        out[side] = s->xout[side] && lo[0] <= x && x < hi[0];
     }
 #pragma omp parallel num_threads(s->threads)
     {
@@ -459,8 +446,6 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
                 for (int side = 0; side < 2; side++)
                     if (in[side]) row_ghosts_in(s, (char *)src, y, z, side);
                 fn(s, src, dst, y, z, buf, (long)lo[0], (long)hi[0]);
-                for (int side = 0; side < 2; side++)
-                    if (out[side]) row_faces_out(s, dst, y, z, side);
             }
         }
         if (nt) cpu_nt_fence();
@@ -581,9 +566,9 @@ int lbm_x_faces_updated(void)
 }
 
 /* x faces: the rows read the received halo and write the send buffer themselves (row_ghosts_in,
- * row_faces_out). Population k's places for face `side`: at the cell x0 - c_x, y - c_y, z - c_z
- * of the row's end cell x0 (into = 1: the ghost values read) or at that end cell itself (into =
- * 0: the values sent) */
+ * and the row kernels' row_face_send). Population k's places for face `side`: at the cell x0 -
+ * c_x, y - c_y, z - c_z of the row's end cell x0 (into = 1: the ghost values read) or at that end
+ * cell itself (into = 0: the values sent; the kernels use buf) */
 static struct xface_at xface_places(const struct lbm_state *s, int side, const int dirs[5],
                                     int into)
 {
@@ -615,6 +600,7 @@ int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const vo
 int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf)
 {
     s->xout[side] = buf;
+    memcpy(s->xout_dirs[side], dirs, sizeof s->xout_dirs[side]);
     s->xout_at[side] = xface_places(s, side, dirs, 0);
     return 1;
 }

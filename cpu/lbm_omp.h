@@ -6,6 +6,7 @@
 #define LBM_OMP_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "lbm_model.h"
 
@@ -62,7 +63,7 @@ struct lbm_state {
      * the update */
     const char *xin[2];
     char *xout[2];
-    int xin_dirs[2][5];
+    int xin_dirs[2][5], xout_dirs[2][5];
     struct xface_at xin_at[2], xout_at[2];
 };
 
@@ -114,6 +115,20 @@ static inline int row_regular(const struct lbm_state *s, size_t y, size_t z)
     const struct lbm_bounds *b = &s->u.b;
     return s->plan.ok && (y >= 1 || b->neighbor[1][0]) && (y + 2 <= l->ny || b->neighbor[1][1]) &&
            (z >= 1 || b->neighbor[2][0]) && (z + 2 <= l->nz || b->neighbor[2][1]);
+}
+
+/* The 5 values the end cell on x face `side` of row (y, z) sends (lbm_halo_sent_by_update),
+ * population d's at v + d * stride bytes, es bytes each, into the face's send buffer. The row
+ * kernels write them from where they computed them: pull_nt has streamed the lattice's copy out
+ * with non-temporal stores, and reading that back waited for the line to reach memory and return
+ * (12% of an x-split rank's time on the 2-core VM, data/mpi/xsplit-cpu-send-2026-11-26). */
+static inline void row_face_send(const struct lbm_state *s, size_t y, size_t z, int side,
+                                 const char *v, ptrdiff_t stride, size_t es)
+{
+    const ptrdiff_t cell = (ptrdiff_t)(z * s->u.l.ny + y);
+    for (int k = 0; k < 5; k++)
+        memcpy(s->xout[side] + (size_t)(cell + s->xout_at[side].buf[k]) * es,
+               v + s->xout_dirs[side][k] * stride, es);
 }
 
 /* How a row writes its results. */

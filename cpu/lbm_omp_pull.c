@@ -6,7 +6,8 @@
  * along x), which reads as the inner cells do and keeps what the loop gave it. With ROW_NT a
  * regular row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per
  * direction, each streamed with non-temporal stores as soon as it is computed; other rows go in
- * chunks (nt_chunk_cells), each built in a thread-local buffer and streamed out after. One long
+ * chunks (nt_chunk_cells), each built in a thread-local buffer and streamed out after. An end cell
+ * on a rank's x face sends its 5 crossing values from there too (row_face_send). One long
  * function: its statements are those the performance was measured with, kept as they were. */
 #include "lbm_omp_kernel.h"
 
@@ -149,12 +150,19 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
         for (int d = 0; d < 19; d++)                                                               \
             t[d][e ? (N)-1 : 0] = ROW_ENCODE(f[d]);                                                \
     }
+/* the x faces' sends of the row's end cells among them, from t (row_face_send) */
+#define ROW_STEP_SEND_(N)                                                                          \
+    for (int e = 0; e < 2; e++)                                                                    \
+        if (s->xout[e] && (e ? cs + (N) == nx : cs == 0))                                          \
+            row_face_send(s, y, z, e, (const char *)&t[0][e ? (N)-1 : 0],                          \
+                          (N) * sizeof(ROW_STORED), sizeof(ROW_STORED));
 #define ROW_LINE_STEP_(W)                                                                          \
     {                                                                                              \
         const long cs = c;                                                                         \
         _Alignas(64) ROW_STORED t[19][W];                                                          \
         ROW_LINE_CELLS_(W)                                                                         \
         ROW_STEP_ENDS_(W)                                                                          \
+        ROW_STEP_SEND_(W)                                                                          \
         LBM_D3Q19(ROW_NTSTORE_)                                                                    \
     }
 /* the tail's cells from c: where the rest of their line is padding (no x ghost layers, a pitch of
@@ -184,6 +192,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
                 _Alignas(64) ROW_STORED t[19][ROW_LINE];
                 ROW_LINE_CELLS_(ROW_LINE)
                 ROW_STEP_ENDS_(ROW_LINE)
+                ROW_STEP_SEND_(ROW_LINE)
                 if (cs == c) {
                     LBM_D3Q19(ROW_NTSTORE_)
                 } else {
@@ -193,6 +202,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             }
 #undef ROW_TAILSTORE_
 #undef ROW_LINE_STEP_
+#undef ROW_STEP_SEND_
 #undef ROW_STEP_ENDS_
 #undef ROW_LINE_CELLS_
 #undef ROW_K_
@@ -255,6 +265,13 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             ROW_END_FN__(ROW_FN)(s, src, y, z, x, regular, f);
             for (int d = 0; d < 19; d++)
                 out[d][(x - ob) * ROW_CS] = ROW_ENCODE(f[d]);
+        }
+        /* the x faces' sends of the end cells in [c0, c1), from out (row_face_send) */
+        for (int e = 0; e < 2; e++) {
+            const long x = e ? nx - 1 : 0;
+            if (s->xout[e] && x >= c0 && x < c1)
+                row_face_send(s, y, z, e, (const char *)&out[0][(x - ob) * ROW_CS],
+                              (const char *)out[1] - (const char *)out[0], sizeof(ROW_STORED));
         }
         if (ROW_NT) {
             for (int d = 0; d < 19; d++)
