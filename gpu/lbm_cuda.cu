@@ -43,23 +43,25 @@ static enum gpu_lbm_variant whole_variant(const struct lbm_state *s)
     return s->u.l.org == 0 && s->u.l.ox == 0 ? GPU_PULL : GPU_PULL_BOX;
 }
 
-/* Whether lbm_step's pull runs two cells a thread (GPU_PULL_PAIRS): on one domain, where the
- * precision has the kernel (pair_word: sp, fp16s), every pair's word is aligned (nx, the pitch
- * and the direction stride even) and the block fits the kernel's registers; else one cell a
- * thread, which takes any block the case check let through */
-static int takes_pairs(const struct lbm_state *s)
+/* The most threads a block of pull's paired kernel v may have in this case (0: not taken), where
+ * the precision has the kernel (pair_word: sp, fp16s) and every pair's word is aligned (the pitch
+ * and the direction stride even). GPU_PULL_PAIRS, lbm_step's: on one domain, nx even, and the
+ * block fits the kernel's registers (else one cell a thread, which takes any block the case check
+ * let through). GPU_PULL_BOX_PAIRS, the interior boxes of a distributed run: org even (each box's
+ * start and width are checked at its launch, lbm_cuda_dist.cu). */
+static int pairs_threads(const struct lbm_state *s, enum gpu_lbm_variant v)
 {
     const struct lbm_case *c = &s->u.c;
-    const void *fn = c->kernel == LBM_PULL ? gpu_lbm_kernel(c, GPU_PULL_PAIRS) : NULL;
+    const void *fn = c->kernel == LBM_PULL ? gpu_lbm_kernel(c, v) : NULL;
     struct cudaFuncAttributes a;
-    if (!fn || whole_variant(s) != GPU_PULL || c->nx % 2 != 0 || s->u.l.pitch % 2 != 0 ||
-        s->u.l.dir_stride % 2 != 0)
+    if (!fn || s->u.l.pitch % 2 != 0 || s->u.l.dir_stride % 2 != 0) return 0;
+    if (v == GPU_PULL_PAIRS ? whole_variant(s) != GPU_PULL || c->nx % 2 != 0 : s->u.l.org % 2 != 0)
         return 0;
     if (cudaFuncGetAttributes(&a, fn) != cudaSuccess) {
         (void)cudaGetLastError(); /* not left for lbm_step's launch check to find */
         return 0;
     }
-    return s->threads <= a.maxThreadsPerBlock;
+    return v == GPU_PULL_PAIRS && s->threads > a.maxThreadsPerBlock ? 0 : a.maxThreadsPerBlock;
 }
 
 extern "C" int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
@@ -133,7 +135,8 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->threads = c->threads ? c->threads : default_threads(c);
     s->grid =
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
-    s->pull_pairs = takes_pairs(s);
+    s->pull_pairs = pairs_threads(s, GPU_PULL_PAIRS) > 0;
+    s->box_pairs = pairs_threads(s, GPU_PULL_BOX_PAIRS);
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);
     if (c->kernel == LBM_AA) {
@@ -270,7 +273,8 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
         s->aa_even = !s->aa_even;
     }
     for (int t = 0; t < steps && !is_aa(s) && e == cudaSuccess && !interrupt_requested(); t++) {
-        e = s->pull_pairs ? gpu_lbm_launch_pull_pairs(s)
+        e = s->pull_pairs ? gpu_lbm_launch_pull_pairs(s, GPU_PULL_PAIRS, s->pair_grid, s->threads,
+                                                      0, (int)s->u.l.nx, 0, 0, 0)
                           : gpu_lbm_launch_pull(s, v, s->grid, 0, (int)s->u.l.nx, 0, 0, 0);
         s->cur = 1 - s->cur;
     }

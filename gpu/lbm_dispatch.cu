@@ -16,7 +16,8 @@
 /* The instance of variant v for value type T, collision C and forcing F */
 template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
 {
-    if (v == GPU_PULL_PAIRS && !pair_word<T>::pull) return NULL; /* no paired kernels for T */
+    if ((v == GPU_PULL_PAIRS || v == GPU_PULL_BOX_PAIRS) && !pair_word<T>::pull)
+        return NULL; /* no paired kernels for T */
     if (v == GPU_AA_LOCAL_PAIRS && !pair_word<T>::local) return NULL;
     switch (v) {
 #define GPU_VARIANT_CASE_(name, kernel)                                                            \
@@ -170,13 +171,14 @@ cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim
     return gpu_lbm_launch_pull_block(s, v, g, s->threads, x0, x1, y0, z0, stream);
 }
 
-cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s)
+cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
+                                      int block, int x0, int x1, int y0, int z0,
+                                      cudaStream_t stream)
 {
     const void *src = s->lat[s->cur];
     void *dst = s->lat[1 - s->cur];
-    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s)};
-    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_PAIRS), s->pair_grid,
-                            dim3((unsigned)s->threads), args, 0, 0);
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0};
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
 }
 
 size_t gpu_aa_stage_bytes(int threads, size_t es)

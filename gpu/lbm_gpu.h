@@ -34,6 +34,8 @@ struct lbm_state {
     int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
     int pull_pairs;    /* pull, sp or fp16s, one domain: GPU_PULL_PAIRS instead of GPU_PULL */
+    int box_pairs;     /* pull, sp or fp16s, words aligned: GPU_PULL_BOX_PAIRS's most threads a
+                          block for interior boxes (0: GPU_PULL_BOX) */
     dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
     int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
@@ -61,8 +63,9 @@ struct lbm_state {
     X(GPU_AA_NEIGHBOURS, aa_kernel)     /* aa's first update of a pair: the neighbours' slots */   \
     X(GPU_AA_LOCAL, aa_kernel)          /* aa's second update of a pair: the cell's own slots */   \
     X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
-    X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel) /* GPU_AA_LOCAL, sp and 16-bit: two cells a thread */   \
-    X(GPU_PULL_PAIRS, pull_pairs_kernel)   /* GPU_PULL, sp and fp16s: two cells a thread */
+    X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel)   /* GPU_AA_LOCAL, sp and 16-bit: two cells a thread */ \
+    X(GPU_PULL_PAIRS, pull_pairs_kernel)     /* GPU_PULL, sp and fp16s: two cells a thread */      \
+    X(GPU_PULL_BOX_PAIRS, pull_pairs_kernel) /* GPU_PULL_BOX, sp and fp16s: the same */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
 enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };
@@ -96,9 +99,13 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
 size_t gpu_aa_stage_bytes(int threads, size_t es);
 /* aa's rows on a y or z face: fy nz + fz (ny - 2) for fy, fz = 2 (1 where ny, nz = 1) */
 long gpu_aa_face_rows(const struct lbm_layout *l);
-/* Queue one GPU_PULL_PAIRS update of the whole domain from s->lat[s->cur] into the other
- * lattice (s->pull_pairs). */
-cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s);
+/* Queue one update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) from s->lat[s->cur]
+ * into the other lattice with `block` threads (two cells each) per block on `stream`:
+ * GPU_PULL_PAIRS, the whole domain (s->pull_pairs: 0, nx, 0, 0, s->pair_grid), or
+ * GPU_PULL_BOX_PAIRS, an interior box (s->box_pairs). */
+cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
+                                      int block, int x0, int x1, int y0, int z0,
+                                      cudaStream_t stream);
 /* Queue one in-place aa update of s->lat[0]: the half s->aa_even names (the neighbour half: its
  * inner rows, then its face rows). */
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);

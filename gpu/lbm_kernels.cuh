@@ -437,18 +437,19 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
-/* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), for
+/* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), or of an
+ * interior box, which reads none (GPU_PULL_BOX's; org: l.org there, 0 on a whole domain), for
  * pull_pairs_kernel: loads as pull_kernel's face rows, collision, stores */
 template <typename T, int COLL, int FORCED>
 __device__ __forceinline__ void
 pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_layout &l,
-               const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long x, long y,
-               long z)
+               const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long org, long x,
+               long y, long z)
 {
     typedef typename real_of<T>::type R;
     R f[19];
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
-    const long base = (z * (long)l.sy + y) * pitch + x;
+    const long base = org + (z * (long)l.sy + y) * pitch + x;
     const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
     const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
     const int gx0 = 0, gx1 = 0, gy0 = 0, gy1 = 0, gz0 = 0, gz1 = 0; /* no ghost layers */
@@ -473,26 +474,33 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
  * the cell's own opposite slot, whose half the join picks. Rows on a y or z face one cell at a
  * time (pull_face_cell). Each cell's loads, collision and store are pull_kernel's, so the states
  * are the same. Taken instead of GPU_PULL (lbm_cuda.cu, takes_pairs) where the precision has it,
- * nx, the pitch and the direction stride are even (every word aligned) and the block fits. */
+ * nx, the pitch and the direction stride are even (every word aligned) and the block fits.
+ * GPU_PULL_BOX_PAIRS: the same over the box [x0, x1) x [y0, y0 + gridDim.y) x [z0, z0 + gridDim.z)
+ * of a sub-domain with ghost layers that reads none (a distributed rank's interior, GPU_PULL_BOX's
+ * cells: its x ends, where it reaches them, are walls or the wrap, as a whole domain's), where
+ * org + x0 and x1 - x0 are even too (lbm_cuda_dist.cu). */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
                                   struct lbm_layout l, struct lbm_bounds b,
-                                  typename coll_of<T>::type p)
+                                  typename coll_of<T>::type p, int x0, int x1, int y0, int z0)
 {
-    static_assert(V == GPU_PULL_PAIRS, "pull's paired kernel");
+    static_assert(V == GPU_PULL_PAIRS || V == GPU_PULL_BOX_PAIRS, "pull's paired kernel");
     if (!pair_word<T>::pull) return; /* never launched */
-    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
-    const long y = blockIdx.y, z = blockIdx.z, nx = (long)l.nx;
-    if (x >= nx) return;
+    const int box = V == GPU_PULL_BOX_PAIRS;
+    const long x = (box ? (long)x0 : 0L) + 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
+    const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z, nx = (long)l.nx;
+    const long org = box ? (long)l.org : 0L;
+    if (x >= (box ? (long)x1 : nx)) return;
     const typename coll_of<T>::type pc = p;
     if (!(y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1)) {
 #pragma unroll 1
         for (int k = 0; k < 2; k++)
-            pull_face_cell<T, COLL, FORCED>(src, dst, l, b, pc, x + k, y, z);
+            pull_face_cell<T, COLL, FORCED>(src, dst, l, b, pc, org, x + k, y, z);
         return;
     }
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
-    const long c = (z * (long)l.sy + y) * pitch + x; /* even */
+    const long c = org + (z * (long)l.sy + y) * pitch + x; /* even */
     const int perx = b.periodic[0], lo_end = x == 0, hi_end = x + 2 == nx;
     typedef typename pair_word<T>::W W;
     const W *ws = reinterpret_cast<const W *>(src);
