@@ -10,6 +10,25 @@
  * Each location is read and written by one cell only: rows run in parallel, x vectorises. */
 #include "lbm_omp_kernel.h"
 
+#if ROW_16BIT
+/* the first r < ROW16_W values through a block's conversions: a zero-filled copy decoded, the
+ * block encoded into a copy of which r values are stored (a row's last cells as one block: one by
+ * one they took a fifth of aa fp16s's time at 256^3 on the 2-core VM; pull's rows keep their last
+ * cells element by element, lbm_omp_pull.c) */
+static inline void row16_decode_part(float *restrict out, const uint16_t *restrict in, long r)
+{
+    uint16_t h[ROW16_W] = {0};
+    memcpy(h, in, (size_t)r * sizeof *h);
+    row16_decode(out, h);
+}
+static inline void row16_encode_part(uint16_t *restrict out, const float *restrict in, long r)
+{
+    uint16_t h[ROW16_W];
+    row16_encode(h, in);
+    memcpy(out, h, (size_t)r * sizeof *h);
+}
+#endif
+
 /* With LBMR_PREFETCH the rows go in blocks of LBM_OMP_PF_BLOCK_BYTES per direction, each block
  * first prefetching its sources' lines that far ahead; without it, a row is one block (the loop
  * as it was). */

@@ -98,24 +98,6 @@
 #endif
 #endif
 
-#if ROW_16BIT
-/* the first r < ROW16_W values through a block's conversions: a zero-filled copy decoded, the
- * block encoded into a copy of which r values are stored (a row's last cells as one block: one by
- * one they took a fifth of aa fp16s's time at 256^3 on the 2-core VM) */
-static inline void row16_decode_part(float *restrict out, const uint16_t *restrict in, long r)
-{
-    uint16_t h[ROW16_W] = {0};
-    memcpy(h, in, (size_t)r * sizeof *h);
-    row16_decode(out, h);
-}
-static inline void row16_encode_part(uint16_t *restrict out, const float *restrict in, long r)
-{
-    uint16_t h[ROW16_W];
-    row16_encode(h, in);
-    memcpy(out, h, (size_t)r * sizeof *h);
-}
-#endif
-
 #define LBM_OMP_CAT_(a, b, c) a##_##b##_##c
 #define LBM_OMP_CAT(a, b, c) LBM_OMP_CAT_(a, b, c)
 
