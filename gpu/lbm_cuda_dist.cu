@@ -37,7 +37,7 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
         ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
     /* an interior box of whole rows (a y or z split's) two cells a thread where every pair's word
      * is aligned, as lbm_step's whole domain (the same states: each cell's loads, collision and
-     * store are the box kernel's): on four H200s weak 1x2x2 sp +1.8%, fp16s +0.9%; an x split's
+     * store are the box kernel's): on four H200s weak 1x2x2 sp +1.8%, fp16s +0.8-1.0%; an x split's
      * interior (rows less their shell) ran it 4% slower in fp16s than one cell a thread, sp +0.3%
      * (data/mpi/gpu-box-pairs-h200x4-2026-11-26) */
     const size_t pairs = (hi[0] - lo[0]) / 2, pwide = (pairs + 31) / 32 * 32;

@@ -34,9 +34,9 @@ struct lbm_state {
     int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
     int pull_pairs;    /* pull, sp or fp16s, one domain: GPU_PULL_PAIRS instead of GPU_PULL */
+    dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
     int box_pairs;     /* pull, sp or fp16s, words aligned: GPU_PULL_BOX_PAIRS's most threads a
                           block for interior boxes (0: GPU_PULL_BOX) */
-    dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
     int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
     dim3 local_grid;   /* its grid */
