@@ -566,19 +566,16 @@ int lbm_x_faces_updated(void)
 }
 
 /* x faces: the rows read the received halo and write the send buffer themselves (row_ghosts_in,
- * and the row kernels' row_face_send). Population k's places for face `side`: at the cell x0 -
- * c_x, y - c_y, z - c_z of the row's end cell x0 (into = 1: the ghost values read) or at that end
- * cell itself (into = 0: the values sent; the kernels use buf) */
-static struct xface_at xface_places(const struct lbm_state *s, int side, const int dirs[5],
-                                    int into)
+ * and the row kernels' row_face_send). Population k's places for the received face `side`: at the
+ * cell x0 - c_x, y - c_y, z - c_z of the row's end cell x0 */
+static struct xface_at xface_places(const struct lbm_state *s, int side, const int dirs[5])
 {
     const struct lbm_layout *l = &s->u.l;
     const ptrdiff_t ny = (ptrdiff_t)l->ny, nz = (ptrdiff_t)l->nz, pitch = (ptrdiff_t)l->pitch;
     const ptrdiff_t sy = (ptrdiff_t)l->sy, x = side ? (ptrdiff_t)l->nx - 1 : 0;
     struct xface_at at;
     for (int k = 0; k < 5; k++) {
-        const int d = dirs[k], cx = into ? lbm_cx[d] : 0, cy = into ? lbm_cy[d] : 0;
-        const int cz = into ? lbm_cz[d] : 0;
+        const int d = dirs[k], cx = lbm_cx[d], cy = lbm_cy[d], cz = lbm_cz[d];
         at.lat[k] = (ptrdiff_t)d * (ptrdiff_t)l->dir_stride +
                     ((-cz * sy - cy) * pitch + x - cx) * (ptrdiff_t)l->cs;
         at.buf[k] = k * ny * nz - cz * ny - cy;
@@ -592,7 +589,7 @@ int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5], const vo
     (void)queue, (void)err, (void)errlen;
     s->xin[side] = buf;
     memcpy(s->xin_dirs[side], dirs, sizeof s->xin_dirs[side]);
-    s->xin_at[side] = xface_places(s, side, dirs, 1);
+    s->xin_at[side] = xface_places(s, side, dirs);
     *taken = 1;
     return 0;
 }
@@ -601,7 +598,6 @@ int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], vo
 {
     s->xout[side] = buf;
     memcpy(s->xout_dirs[side], dirs, sizeof s->xout_dirs[side]);
-    s->xout_at[side] = xface_places(s, side, dirs, 0);
     return 1;
 }
 

@@ -32,10 +32,10 @@ typedef void (*lbm_omp_row_fn)(const struct lbm_state *s, const void *src, void 
 /* aa: one step of row (y, z) in place */
 typedef void (*lbm_omp_aa_fn)(const struct lbm_state *s, void *lat, size_t y, size_t z);
 
-/* Where a row finds population k of an x face (lbm_state.xin, .xout): its element in the lattice
- * relative to the row's element 0 (LBM_IDX(l, 0, 0, y, z)), and in the face's buffer relative to
- * the row's cell z ny + y; for the ghost values read, those of a row whose sources cross neither
- * y nor z (the other rows take pull.h's rule) */
+/* Where a row finds population k of a received x face (lbm_state.xin): its element in the
+ * lattice relative to the row's element 0 (LBM_IDX(l, 0, 0, y, z)), and in the face's buffer
+ * relative to the row's cell z ny + y; those of a row whose sources cross neither y nor z (the
+ * other rows take pull.h's rule) */
 struct xface_at {
     ptrdiff_t lat[5], buf[5];
 };
@@ -64,7 +64,7 @@ struct lbm_state {
     const char *xin[2];
     char *xout[2];
     int xin_dirs[2][5], xout_dirs[2][5];
-    struct xface_at xin_at[2], xout_at[2];
+    struct xface_at xin_at[2];
 };
 
 /* The nt kernel streams a whole regular row whose direction rows start on a cache line, in steps
@@ -125,10 +125,10 @@ static inline int row_regular(const struct lbm_state *s, size_t y, size_t z)
 static inline void row_face_send(const struct lbm_state *s, size_t y, size_t z, int side,
                                  const char *v, ptrdiff_t stride, size_t es)
 {
-    const ptrdiff_t cell = (ptrdiff_t)(z * s->u.l.ny + y);
+    /* the buffer is [k][z][y]: population k's face ny nz values apart */
+    const size_t face = s->u.l.ny * s->u.l.nz, cell = z * s->u.l.ny + y;
     for (int k = 0; k < 5; k++)
-        memcpy(s->xout[side] + (size_t)(cell + s->xout_at[side].buf[k]) * es,
-               v + s->xout_dirs[side][k] * stride, es);
+        memcpy(s->xout[side] + (k * face + cell) * es, v + s->xout_dirs[side][k] * stride, es);
 }
 
 /* How a row writes its results. */

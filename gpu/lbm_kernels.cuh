@@ -473,7 +473,7 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
  * row's other end: nx even puts cell nx - 1 in a high half, cell 0 in a low one) or the wall's,
  * the cell's own opposite slot, whose half the join picks. Rows on a y or z face one cell at a
  * time (pull_face_cell). Each cell's loads, collision and store are pull_kernel's, so the states
- * are the same. Taken instead of GPU_PULL (lbm_cuda.cu, takes_pairs) where the precision has it,
+ * are the same. Taken instead of GPU_PULL (lbm_cuda.cu, pairs_threads) where the precision has it,
  * nx, the pitch and the direction stride are even (every word aligned) and the block fits.
  * GPU_PULL_BOX_PAIRS: the same over the box [x0, x1) x [y0, y0 + gridDim.y) x [z0, z0 + gridDim.z)
  * of a sub-domain with ghost layers that reads none (a distributed rank's interior, GPU_PULL_BOX's
