@@ -236,12 +236,12 @@ static int unpack_mode(const struct lbm_state *s, const void *lat, const long lo
 {
     const struct lbm_layout *l = &s->u.l;
     const long e = 32 / (long)s->u.es, ox = (long)l->ox, nx = (long)l->nx;
-    if (hi[0] - lo[0] != 1 || !l->gx || l->cs != 1 || l->pitch % (size_t)e ||
+    if (hi[0] - lo[0] != 1 || !l->gx || l->cs != 1 || l->xrow % (size_t)e ||
         l->dir_stride % (size_t)e || (uintptr_t)lat % 32)
         return 1;
     const long lead = (ox + lo[0]) % e;
     if (lo[0] == -1) return lead == e - 1 && ox >= e ? 2 + (int)lead : 1;
-    if (lo[0] == nx) return lead == 0 && ox + nx + e <= (long)l->pitch ? 2 : 1;
+    if (lo[0] == nx) return lead == 0 && ox + nx + e <= (long)l->xrow ? 2 : 1;
     return 1;
 }
 

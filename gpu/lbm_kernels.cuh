@@ -307,8 +307,9 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
     typedef typename real_of<T>::type R;
     R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
-    /* cell indices within a direction fit in an int (any two lattices a GPU holds today) */
-    const int idx32 = l.dir_stride <= (size_t)INT_MAX;
+    /* every cell index fits in an int (pitch sy sz: a direction's cells, or with interleaved rows
+     * the lattice's elements; else 64-bit offsets, the selects' path) */
+    const int idx32 = l.pitch * l.sy * l.sz <= (size_t)INT_MAX;
     /* the first cell of this thread's warp (whole warps start a row in every variant but
      * GPU_PULL_HALO, so the test below is the same for the warp's 32 lanes: no divergence) */
     const long xw = x - (long)(threadIdx.x & 31u);
@@ -781,10 +782,11 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
                                         size_t *y, size_t *z)
 {
-    const int soa = l.cs == 1; /* else AoS: i = cell x 19 + d */
-    size_t r = soa ? i % l.dir_stride : i / 19;
-    size_t xs = r % l.pitch, ys = (r / l.pitch) % l.sy, zs = r / l.pitch / l.sy;
-    *d = (int)(soa ? i / l.dir_stride : i % 19);
+    const int soa = l.cs == 1;                 /* else AoS: i = cell x 19 + d */
+    const int rows = soa && l.pitch != l.xrow; /* interleaved: i = row 19 xrow + d xrow + x */
+    size_t r = rows ? i / l.pitch * l.xrow + i % l.xrow : soa ? i % l.dir_stride : i / 19;
+    size_t xs = r % l.xrow, ys = (r / l.xrow) % l.sy, zs = r / l.xrow / l.sy;
+    *d = (int)(rows ? i / l.xrow % 19 : soa ? i / l.dir_stride : i % 19);
     *x = xs - l.ox; /* wraps to huge below the fluid */
     *y = ys - l.gy;
     *z = zs - l.gz;

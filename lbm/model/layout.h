@@ -9,7 +9,8 @@
  * arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page than the
  * one before, so the 19 streams of a sweep never share cache sets (with power-of-two domains they
  * otherwise all would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it,
- * so they spread over DRAM banks too. All offsets 64-bit. */
+ * so they spread over DRAM banks too. The GPU backend interleaves them instead (a cell row's 19
+ * direction rows side by side, lbm_layout_interleave). All offsets 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
@@ -20,8 +21,10 @@ struct lbm_layout {
     size_t gx, gy, gz; /* ghost layers per side: 0 or 1 */
     size_t ox;         /* x index of fluid cell 0 within a row */
     size_t sy, sz;     /* rows per plane and planes stored: ny + 2 gy, nz + 2 gz */
-    size_t pitch;      /* elements per x row, ghosts and padding included */
-    size_t org;        /* cell offset of fluid cell (0, 0, 0) */
+    size_t pitch; /* elements from one x row to the next (y + 1), ghosts and padding included */
+    size_t xrow;  /* elements of one direction's x row: pitch, or pitch / 19 where the 19
+                     directions' rows of a cell row lie side by side (lbm_layout_interleave) */
+    size_t org;   /* cell offset of fluid cell (0, 0, 0) */
     size_t dir_stride; /* elements between directions: SoA, a whole array; AoS, 1 */
     size_t cs;         /* elements between neighbouring cells: SoA 1, AoS 19 */
     size_t elems;      /* elements of one lattice */
@@ -47,6 +50,7 @@ static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t n
     l->sy = ny + 2 * l->gy;
     l->sz = nz + 2 * l->gz;
     l->pitch = row / esize;
+    l->xrow = l->pitch;
     l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
     bytes = l->pitch * l->sy * l->sz * esize;
     /* an odd number of pages apart: with a power-of-two domain the arrays would otherwise start
@@ -80,6 +84,7 @@ static inline int lbm_layout_make_aos(struct lbm_layout *l, size_t nx, size_t ny
     l->sy = ny;
     l->sz = nz;
     l->pitch = (nx + pad + unit - 1) / unit * unit;
+    l->xrow = l->pitch;
     l->org = 0;
     l->dir_stride = 1;
     l->cs = 19;
@@ -91,6 +96,22 @@ static inline int lbm_layout_make(struct lbm_layout *l, size_t nx, size_t ny, si
                                   size_t align, size_t esize)
 {
     return lbm_layout_make_halo(l, nx, ny, nz, pad, align, esize, NULL);
+}
+
+/* An SoA layout (lbm_layout_make_halo's) turned row-interleaved: the 19 directions' x rows of one
+ * cell row (y, z) side by side, 19 x xrow elements, each row as long and as aligned as before,
+ * so that a sweep's 19 loads read rows of three planes and its 19 stores write one place where
+ * the plain layout streams 38 arrays an odd number of pages apart (which costs the DRAM of an
+ * H200 about 8% in pull's pattern: data/PERFORMANCE-NOTES.md). Direction d of cell (x, y, z) at
+ * d xrow + org + (z sy + y) 19 xrow + x: LBM_IDX's formula with dir_stride = xrow, pitch =
+ * 19 xrow. */
+static inline void lbm_layout_interleave(struct lbm_layout *l)
+{
+    l->xrow = l->pitch;
+    l->pitch = 19 * l->xrow;
+    l->dir_stride = l->xrow;
+    l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
+    l->elems = l->pitch * l->sy * l->sz;
 }
 
 /* x, y, z may be -1 (a ghost) as a signed value: unsigned wrap-around gives the right offset */
