@@ -14,8 +14,10 @@ extern "C" const char lbm_backend_name[] = "gpu";
 
 /* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit): its odd half reads
  * and writes rows shifted by one cell, so warp seams share sectors, and wider blocks have fewer
- * seams (measured faster at 256^3 and 512^3: data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23) */
-#define AA_MAX_THREADS 512
+ * seams (data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23). With the interleaved rows, 512-cell rows
+ * ran faster in two blocks of 256 than in one of 512 on an H200 (sp +1.5%, dp +2.1%, fp16s +4.1%;
+ * an H100 within -0.6 to +0.9%: data/lbm/gpu-vs-fluidx3d-rows-h200-h100-2026-11-27) */
+#define AA_MAX_THREADS 256
 
 static int is_aa(const struct lbm_state *s)
 {
