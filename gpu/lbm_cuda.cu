@@ -12,11 +12,12 @@
 
 extern "C" const char lbm_backend_name[] = "gpu";
 
-/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit): its odd half reads
- * and writes rows shifted by one cell, so warp seams share sectors, and wider blocks have fewer
- * seams (data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23). With the interleaved rows, 512-cell rows
- * ran faster in two blocks of 256 than in one of 512 on an H200 (sp +1.5%, dp +2.1%, fp16s +4.1%;
- * an H100 within -0.6 to +0.9%: data/lbm/gpu-vs-fluidx3d-rows-h200-h100-2026-11-27) */
+/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit; longer rows in equal
+ * parts): its odd half reads and writes rows shifted by one cell, so warp seams share sectors, and
+ * wider blocks have fewer seams (data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23). With the
+ * interleaved rows, 512-cell rows ran faster in two blocks of 256 than in one of 512 on an H200
+ * (sp +1.5%, dp +2.1%, fp16s +4.1%; an H100 within -0.6 to +0.9%:
+ * data/lbm/gpu-vs-fluidx3d-rows-h200-h100-2026-11-27) */
 #define AA_MAX_THREADS 256
 
 static int is_aa(const struct lbm_state *s)
@@ -24,14 +25,15 @@ static int is_aa(const struct lbm_state *s)
     return s->u.c.kernel == LBM_AA;
 }
 
-/* threads per block when --block is not given: pull GPU_LBM_DEFAULT_THREADS; aa a row (nx
- * rounded up to a warp), at most AA_MAX_THREADS and what its neighbour half's registers allow */
+/* threads per block when --block is not given: pull GPU_LBM_DEFAULT_THREADS; aa a row in as few
+ * equal parts as AA_MAX_THREADS allows, each rounded up to a warp (a 336-cell row: two blocks of
+ * 192, not 256 and a block of 80 cells), at most what its neighbour half's registers allow */
 static int default_threads(const struct lbm_case *c)
 {
     struct cudaFuncAttributes a;
-    int t = (int)((c->nx + 31) / 32 * 32);
+    const long parts = ((long)c->nx + AA_MAX_THREADS - 1) / AA_MAX_THREADS;
+    int t = (int)((((long)c->nx + parts - 1) / parts + 31) / 32 * 32);
     if (c->kernel != LBM_AA) return GPU_LBM_DEFAULT_THREADS;
-    t = t < AA_MAX_THREADS ? t : AA_MAX_THREADS;
     if (cudaFuncGetAttributes(&a, gpu_lbm_kernel(c, GPU_AA_NEIGHBOURS)) != cudaSuccess)
         return GPU_LBM_DEFAULT_THREADS; /* the launch will say what is wrong */
     return t < a.maxThreadsPerBlock / 32 * 32 ? t : a.maxThreadsPerBlock / 32 * 32;
