@@ -97,7 +97,8 @@ extern "C" {
     X(STR, energy_source)                                                                          \
     X(DBL, cpu_clock_MHz)                                                                          \
     X(DBL, cpu_clock_low_MHz)                                                                      \
-    X(OPT, reps_disturbed)
+    X(OPT, reps_disturbed)                                                                         \
+    X(STR, layout)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -33,6 +33,8 @@ struct device_facts {
     size_t row_align_inplace;   /* the same for the in-place kernel (aa): gpu 128, cpu 64 */
     size_t row_align_split_x;   /* the same on a rank grid split along x (rows with x ghost
                                    cells): gpu 128, cpu 64 */
+    int lbm_rows;               /* 1: lbm's SoA lattices keep a cell row's 19 direction rows side
+                                   by side without --layout (gpu); 0: 19 arrays (cpu) */
     size_t out_of_cache_bytes;  /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */
     char out_of_cache_why[160]; /* how that was found, for stderr */
     size_t default_edge_min;    /* smallest edge of the default lbm domain; 0: none */

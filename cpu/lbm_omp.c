@@ -112,6 +112,7 @@ int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
      * x puts a ghost cell before each row's fluid, which the alignment moves to the line before
      * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26) */
     d->row_align = d->row_align_inplace = d->row_align_split_x = 64;
+    d->lbm_rows = 0; /* 19 arrays: the only order the row kernels take */
 #ifdef LBMR_KERNEL_FLAGS
     if (LBMR_KERNEL_FLAGS[0]) { /* the LBM kernels' own flags (CMakeLists.txt) */
         size_t n = strlen(d->flags);
@@ -135,9 +136,12 @@ int lbm_kernel_supported(enum lbm_kernel k, char *why, size_t whylen)
 
 int lbm_case_supported(const struct lbm_case *c, char *why, size_t whylen)
 {
-    (void)c;
-    (void)why;
-    (void)whylen;
+    if (c->order != LBM_SOA && c->kernel != LBM_PULL_AOS) {
+        /* the CPU kernels are written and tested for 19 arrays only */
+        snprintf(why, whylen, "--layout %s: lbm-cpu's kernels run soa (19 arrays)",
+                 lbm_order_names[c->order]);
+        return 1;
+    }
     return 0;
 }
 

@@ -131,9 +131,6 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         free(s);
         return 1;
     }
-    /* every SoA lattice with the 19 directions' rows of a cell row side by side: pull's pattern
-     * then streams rows of three planes instead of 38 arrays (layout.h) */
-    if (c->kernel != LBM_PULL_AOS) lbm_layout_interleave(&s->u.l);
     if (c->ny > 65535 || c->nz > 65535) {
         snprintf(err, errlen, "ny and nz must be at most 65535 on the GPU (grid dimensions)");
         free(s);

@@ -152,15 +152,15 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
 /* ---- 2. and 3. rate against size or padding ---- */
 static int vary_pad_mode;
 
-/* a series: (host, device, backend, precision, kernel, collision, geometry, align, and pad or
- * the dims), then x */
+/* a series: (host, device, backend, precision, kernel, collision, geometry, layout, align, and
+ * pad or the dims), then x */
 static int cmp_series(const struct csv_row *a, const struct csv_row *b)
 {
     int c;
     if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
         (c = strcmp(a->backend, b->backend)) || (c = strcmp(a->precision, b->precision)) ||
         (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->collision, b->collision)) ||
-        (c = strcmp(a->geometry, b->geometry)))
+        (c = strcmp(a->geometry, b->geometry)) || (c = strcmp(a->layout, b->layout)))
         return c;
     if (a->align != b->align) return (a->align > b->align) - (a->align < b->align);
     if (vary_pad_mode) {
@@ -269,8 +269,9 @@ static int write_series(FILE *dat, FILE *gp, const struct csv_table *t,
                     e.ceiling_mflups);
         }
         fprintf(dat, "\n\n");
-        snprintf(title, sizeof title, "%s %s %s align %lld%s", r->precision, r->kernel,
-                 r->collision, (long long)(r->align > 0 ? r->align : 0),
+        snprintf(title, sizeof title, "%s %s %s%s%s align %lld%s", r->precision, r->kernel,
+                 r->collision, r->layout[0] ? " " : "", r->layout,
+                 (long long)(r->align > 0 ? r->align : 0),
                  vary_pad ? "" : (r->pad > 0 ? " padded" : ""));
         fprintf(gp, "'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc rgb '%s' title ",
                 names[vary_pad], blocks, col);

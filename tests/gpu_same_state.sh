@@ -11,6 +11,8 @@
 #   block's end go out from their own lane, a row's tail block part empty) against one block a row.
 # - pull, sp and fp16s: two cells a thread in words of two values (even nx and pitch) against one
 #   cell a thread (odd pitch), nx = 2 (both x ends in one pair) and 6 among them, --block 32 too.
+# - pull and aa, every precision above: the 19 arrays (--layout soa) against the default, a cell
+#   row's 19 direction rows side by side.
 # Odd and even nx (a row's last cell alone), walls and periodic x ends, three collisions.
 set -u
 bin=$1
@@ -41,7 +43,12 @@ for b in 32 64 96; do run narrow$b $odd --block $b && run narrow$b $even --block
 pdims=$odd,$even,2x6x5,6x4x3
 run pullpairs $pdims --pad 0 --align 32 && run pullpairs32 $pdims --pad 0 --align 32 --block 32
 run pullsingle $pdims --pad 3 --align 0
-for name in pairs pairs32 single wide narrow32 narrow64 narrow96 pullpairs pullpairs32 pullsingle; do
+# the 19 arrays against the interleaved rows
+run pairssoa $odd --pad 0 --align 32 --layout soa && run pairssoa $even --pad 0 --align 32 --layout soa
+run widesoa $odd --layout soa && run widesoa $even --layout soa
+run pullsoa $pdims --pad 0 --align 32 --layout soa
+for name in pairs pairs32 single wide narrow32 narrow64 narrow96 pullpairs pullpairs32 pullsingle \
+    pairssoa widesoa pullsoa; do
     paste -d' ' <(col kernel "$tmp/$name.csv") <(col collision "$tmp/$name.csv") \
         <(col geometry "$tmp/$name.csv") <(col precision "$tmp/$name.csv") \
         <(col nx "$tmp/$name.csv") <(col ny "$tmp/$name.csv") <(col nz "$tmp/$name.csv") \
@@ -64,11 +71,11 @@ same() {
         fi
     done
 }
-same single pairs pairs32
-same wide narrow32 narrow64 narrow96
-same pullsingle pullpairs pullpairs32
+same single pairs pairs32 pairssoa
+same wide narrow32 narrow64 narrow96 widesoa
+same pullsingle pullpairs pullpairs32 pullsoa
 n=$(wc -l < "$tmp/single.txt") w=$(wc -l < "$tmp/wide.txt") p=$(wc -l < "$tmp/pullsingle.txt")
 [ "$n" -ge 108 ] && [ "$w" -ge 72 ] && [ "$p" -ge 90 ] ||
     { echo "gpu_same_state: only $n aa paired, $w aa sp/dp and $p pull rows" >&2; exit 1; }
-[ $bad = 0 ] && echo "gpu_same_state: aa: $n sp/16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one"
+[ $bad = 0 ] && echo "gpu_same_state: aa: $n sp/16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one; each as in 19 arrays (--layout soa)"
 exit $bad

@@ -91,6 +91,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->pad = (int64_t)c->pad;
     r->align = (int64_t)c->align;
     r->pitch = (int64_t)u->pitch;
+    csv_set(r->layout, c->kernel == LBM_PULL_AOS ? "aos" : lbm_order_names[c->order]);
     r->cells = r->fluid_cells = (int64_t)cells; /* walls lie between cells: every cell is fluid */
     r->threads = u->threads;
     if (u->binding[0]) /* this case's own thread count and placement */
@@ -556,7 +557,7 @@ static int expand_grids(const struct run_ctx *x, struct runner *r, const struct 
 
 /* The case of one choice from each list (the indices, in expand's order); without --align the
  * row alignment is left to expand_grids, which knows the rank grid. */
-static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_case *c)
+static void make_case(const struct run_ctx *x, const size_t i[9], struct lbm_case *c)
 {
     const struct lbm_opts *o = x->o;
     /* gpu threads per block or cpu OpenMP threads (the parser allows each on its backend only) */
@@ -575,32 +576,35 @@ static void make_case(const struct run_ctx *x, const size_t i[8], struct lbm_cas
     c->lid_ux = o->lid_ux;
     if (c->geometry == LBM_CHANNEL) c->force[0] = o->force;
     c->threads = tl->n ? (int)tl->v[i[7]] : 0;
+    c->order = o->norders ? (enum lbm_order)o->orders[i[8]] : x->dev.lbm_rows ? LBM_ROWS : LBM_SOA;
 }
 
-/* precision x collision x kernel x geometry x domain x padding x alignment x threads, the last
- * fastest, each on every rank grid (runner_ops.expand) */
+/* precision x collision x kernel x geometry x domain x padding x alignment x threads x layout,
+ * the last fastest, each on every rank grid (runner_ops.expand); pull_aos, which has no layout
+ * choice, once */
 static int expand(void *ctx, struct runner *r)
 {
     const struct run_ctx *x = ctx;
     const struct lbm_opts *o = x->o;
     const struct cli_list *tl = o->block.n ? &o->block : &o->c.threads;
     const size_t aligns = o->aligns.n ? o->aligns.n : 1; /* none given: each kernel's default */
-    const size_t n[8] = {(size_t)o->c.nprecs,
+    const size_t n[9] = {(size_t)o->c.nprecs,
                          (size_t)o->ncolls,
                          (size_t)o->nkernels,
                          (size_t)o->ngeoms,
                          (size_t)o->ndims,
                          o->pads.n,
                          aligns,
-                         tl->n ? tl->n : 1};
-    size_t i[8] = {0};
-    for (int a = 0; a < 8; a++)
+                         tl->n ? tl->n : 1,
+                         o->norders ? (size_t)o->norders : 1};
+    size_t i[9] = {0};
+    for (int a = 0; a < 9; a++)
         if (n[a] == 0) return 0; /* an empty list: no case */
     for (;;) {
         struct lbm_case c;
-        int a = 7;
+        int a = 8;
         make_case(x, i, &c);
-        if (expand_grids(x, r, &c)) return 1;
+        if (!(c.kernel == LBM_PULL_AOS && i[8] > 0) && expand_grids(x, r, &c)) return 1;
         while (a >= 0 && ++i[a] == n[a]) /* the next index, odometer fashion */
             i[a--] = 0;
         if (a < 0) return 0;

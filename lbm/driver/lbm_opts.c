@@ -191,6 +191,13 @@ static int parse_geometry(void *p, const char *a, char *err, size_t errlen)
                  errlen);
 }
 
+static int parse_layout(void *p, const char *a, char *err, size_t errlen)
+{
+    struct lbm_opts *o = p;
+    return names("--layout", a, lbm_order_names, LBM_ORDER_COUNT, o->orders, &o->norders, err,
+                 errlen);
+}
+
 static int parse_omega(void *p, const char *a, char *err, size_t errlen)
 {
     struct lbm_opts *o = p;
@@ -255,6 +262,11 @@ static const struct options_entry entries[] = {
      NULL, NULL, OPTIONS_PARSE, parse_kernel},
     {"geometry", 0, "LIST", "cavity,channel,periodic (default cavity)", NULL, NULL, OPTIONS_PARSE,
      parse_geometry},
+    {"layout", 0, "LIST",
+     "soa,rows: where the SoA kernels keep the 19 directions: soa 19 arrays, rows a cell row's 19 "
+     "direction rows side by side (default: gpu rows, cpu soa, the only one lbm-cpu runs); "
+     "pull_aos keeps its array of structures",
+     NULL, NULL, OPTIONS_PARSE, parse_layout},
     {"omega", 0, "W", "shear relaxation rate, 0 < W < 2 (default 1.6)", NULL, NULL, OPTIONS_PARSE,
      parse_omega},
     {"viscosity", 0, "NU", "the same given as lattice viscosity (NU > 0); not with --omega", NULL,

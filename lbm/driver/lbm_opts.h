@@ -24,6 +24,7 @@ struct lbm_opts {
     int colls[LBM_COLLISION_COUNT], ncolls;
     int kernels[LBM_KERNEL_COUNT], nkernels; /* 0: every kernel the backend has */
     int geoms[LBM_GEOMETRY_COUNT], ngeoms;
+    int orders[LBM_ORDER_COUNT], norders; /* --layout; 0: the backend's (device_facts.lbm_rows) */
     double omega, lid_ux, force;
     int steps; /* 0: chosen so a repetition lasts about 0.1 s */
     struct {

@@ -6,6 +6,7 @@
 #include "lbm_model.h"
 
 const char *const lbm_kernel_names[LBM_KERNEL_COUNT] = {"pull", "pull_nt", "aa", "pull_aos"};
+const char *const lbm_order_names[LBM_ORDER_COUNT] = {"soa", "rows"};
 
 int lbm_lattices(enum lbm_kernel k)
 {

@@ -25,7 +25,12 @@ enum lbm_kernel {
                         layout step of a CUDA LBM poster's ladder, for comparison; one rank only */
     LBM_KERNEL_COUNT = 4
 };
+/* Where a SoA lattice keeps its 19 directions (pull_aos has its own array of structures):
+ * LBM_SOA 19 arrays, each the whole domain, an odd number of pages apart; LBM_ROWS a cell row's
+ * 19 direction rows side by side (layout.h: lbm_layout_interleave) */
+enum lbm_order { LBM_SOA = 0, LBM_ROWS = 1, LBM_ORDER_COUNT = 2 };
 
+extern const char *const lbm_order_names[LBM_ORDER_COUNT];
 extern const char *const lbm_kernel_names[LBM_KERNEL_COUNT];
 extern const char *const lbm_collision_names[LBM_COLLISION_COUNT];
 
@@ -44,10 +49,11 @@ struct lbm_case {
     enum lbm_collision collision;
     enum lbm_kernel kernel;
     enum lbm_geometry geometry;
-    double omega;    /* shear relaxation rate, 0 < omega < 2 */
-    double lid_ux;   /* cavity lid velocity */
-    double force[3]; /* body force per unit volume (channel) */
-    int threads;     /* gpu threads per block; cpu OpenMP threads; 0: backend default */
+    enum lbm_order order; /* the SoA kernels' direction order; pull_aos ignores it */
+    double omega;         /* shear relaxation rate, 0 < omega < 2 */
+    double lid_ux;        /* cavity lid velocity */
+    double force[3];      /* body force per unit volume (channel) */
+    int threads;          /* gpu threads per block; cpu OpenMP threads; 0: backend default */
     struct lbm_place place;
 };
 

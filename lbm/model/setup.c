@@ -9,7 +9,10 @@ static int make_layout(struct lbm_layout *l, const struct lbm_case *c, const int
 {
     if (c->kernel == LBM_PULL_AOS)
         return lbm_layout_make_aos(l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec));
-    return lbm_layout_make_halo(l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g);
+    if (lbm_layout_make_halo(l, c->nx, c->ny, c->nz, c->pad, c->align, prec_size(c->prec), g))
+        return 1;
+    if (c->order == LBM_ROWS) lbm_layout_interleave(l);
+    return 0;
 }
 
 static void ghosts(const struct lbm_case *c, int g[3])
