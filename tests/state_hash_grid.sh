@@ -9,9 +9,12 @@
 #
 # The grid, few processes with many rows each: every kernel of the backend, bgk/trt/mrt,
 # cavity/channel/periodic, sp/dp, pads 0 and 3 (odd), aligns 0/32/128 bytes, a cube and odd,
-# non-cubic boxes, 1 and 2 OpenMP threads; with --mpiexec (lbm-cpu built with MPI) pull and
-# pull_nt also on 2 ranks and on 4 ranks (oversubscribed) over every 2- and 4-rank grid, x splits
-# included, overlap on and off, every halo path. Each case runs 2 warm-up updates and one timed
+# non-cubic boxes, 1 and 2 OpenMP threads, on the CPU both layouts (19 arrays and interleaved rows,
+# on one thread and on 2 ranks: a row's key leaves the layout out, so both must end in one state;
+# the GPU's are compared by gpu_same_state.sh); with
+# --mpiexec (lbm-cpu built with MPI) pull and pull_nt also on 2 ranks and on 4 ranks
+# (oversubscribed) over every 2- and 4-rank grid, x splits included, overlap on and off, every
+# halo path. Each case runs 2 warm-up updates and one timed
 # repetition of 8: 10 updates, an even count, so aa (which rounds its steps and warm-up up to
 # even) runs as many updates as the others; --steps is never left automatic (its count depends on
 # the timing). A row's key is kernel,collision,geometry,precision,nx,ny,nz,pad,align,threads,
@@ -130,7 +133,7 @@ if [ "$gpu" = 1 ]; then
     sweep gpu -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,aa,pull_aos --block 32,128
 else
     sweep single -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,pull_nt,aa,pull_aos \
-        --threads 1
+        --threads 1 --layout soa,rows
     if [ "$cpus" -ge 2 ]; then
         sweep threads -- 12x12x12,17x9x6,33x7x5 --pad 0,3 --kernel pull,pull_nt,aa,pull_aos \
             --threads 2
@@ -139,7 +142,7 @@ else
         source "$(dirname "$0")/mpi_launcher.sh"
         mpi_launcher "$mpiexec"
         sweep ranks2 "$mpiexec" "${mpi_flags[@]}" -n 2 -- 12x12x12,17x9x6,20x9x6 --pad 0,3 \
-            --kernel pull,pull_nt --procs 1x1x1,2x1x1,1x2x1,1x1x2
+            --kernel pull,pull_nt --procs 1x1x1,2x1x1,1x2x1,1x1x2 --layout soa,rows
         sweep halos2 "$mpiexec" "${mpi_flags[@]}" -n 2 -- 17x9x6,33x7x5 --kernel pull \
             --procs 2x1x1,1x1x2 --overlap on,off --halo device,node,host
         sweep ranks4 "$mpiexec" "${mpi_flags[@]}" -n 4 -- 12x12x12,17x9x6,33x7x5 \

@@ -264,7 +264,7 @@ static const struct options_entry entries[] = {
      parse_geometry},
     {"layout", 0, "LIST",
      "soa,rows: where the SoA kernels keep the 19 directions: soa 19 arrays, rows a cell row's 19 "
-     "direction rows side by side (default: gpu rows, cpu soa, the only one lbm-cpu runs); "
+     "direction rows side by side (default: gpu rows, cpu soa); "
      "pull_aos keeps its array of structures",
      NULL, NULL, OPTIONS_PARSE, parse_layout},
     {"omega", 0, "W", "shear relaxation rate, 0 < W < 2 (default 1.6)", NULL, NULL, OPTIONS_PARSE,
