@@ -9,8 +9,9 @@
  * arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page than the
  * one before, so the 19 streams of a sweep never share cache sets (with power-of-two domains they
  * otherwise all would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it,
- * so they spread over DRAM banks too. The GPU backend interleaves them instead (a cell row's 19
- * direction rows side by side, lbm_layout_interleave). All offsets 64-bit. */
+ * so they spread over DRAM banks too. `--layout rows` (the GPU's default) interleaves them
+ * instead: a cell row's 19 direction rows side by side (lbm_layout_interleave). All offsets
+ * 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
