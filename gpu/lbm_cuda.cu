@@ -31,9 +31,9 @@ static int is_aa(const struct lbm_state *s)
 static int default_threads(const struct lbm_case *c)
 {
     struct cudaFuncAttributes a;
-    const long parts = ((long)c->nx + AA_MAX_THREADS - 1) / AA_MAX_THREADS;
-    int t = (int)((((long)c->nx + parts - 1) / parts + 31) / 32 * 32);
     if (c->kernel != LBM_AA) return GPU_LBM_DEFAULT_THREADS;
+    const long parts = ((long)c->nx + AA_MAX_THREADS - 1) / AA_MAX_THREADS;
+    const int t = (int)((((long)c->nx + parts - 1) / parts + 31) / 32 * 32);
     if (cudaFuncGetAttributes(&a, gpu_lbm_kernel(c, GPU_AA_NEIGHBOURS)) != cudaSuccess)
         return GPU_LBM_DEFAULT_THREADS; /* the launch will say what is wrong */
     return t < a.maxThreadsPerBlock / 32 * 32 ? t : a.maxThreadsPerBlock / 32 * 32;
