@@ -12,31 +12,25 @@
 
 extern "C" const char lbm_backend_name[] = "gpu";
 
-/* aa: one x row per block, up to AA_MAX_THREADS (and the kernel's own limit; longer rows in equal
- * parts): its odd half reads and writes rows shifted by one cell, so warp seams share sectors, and
- * wider blocks have fewer seams (data/lbm/gpu-inplace-aa-tuning-h100-2026-11-23). With the
- * interleaved rows, 512-cell rows ran faster in two blocks of 256 than in one of 512 on an H200
- * (sp +1.5%, dp +2.1%, fp16s +4.1%; an H100 within -0.6 to +0.9%:
- * data/lbm/gpu-vs-fluidx3d-rows-h200-h100-2026-11-27) */
-#define AA_MAX_THREADS 256
+/* aa: threads per block of its halves' plane-wide runs of cells (aa_kernel), whatever the row's
+ * length */
+#define AA_THREADS 256
 
 static int is_aa(const struct lbm_state *s)
 {
     return s->u.c.kernel == LBM_AA;
 }
 
-/* threads per block when --block is not given: pull GPU_LBM_DEFAULT_THREADS; aa a row in as few
- * equal parts as AA_MAX_THREADS allows, each rounded up to a warp (a 336-cell row: two blocks of
- * 192, not 256 and a block of 80 cells), at most what its neighbour half's registers allow */
+/* threads per block when --block is not given: pull GPU_LBM_DEFAULT_THREADS; aa AA_THREADS, at
+ * most what its neighbour half's registers allow */
 static int default_threads(const struct lbm_case *c)
 {
     struct cudaFuncAttributes a;
     if (c->kernel != LBM_AA) return GPU_LBM_DEFAULT_THREADS;
-    const long parts = ((long)c->nx + AA_MAX_THREADS - 1) / AA_MAX_THREADS;
-    const int t = (int)((((long)c->nx + parts - 1) / parts + 31) / 32 * 32);
     if (cudaFuncGetAttributes(&a, gpu_lbm_kernel(c, GPU_AA_NEIGHBOURS)) != cudaSuccess)
         return GPU_LBM_DEFAULT_THREADS; /* the launch will say what is wrong */
-    return t < a.maxThreadsPerBlock / 32 * 32 ? t : a.maxThreadsPerBlock / 32 * 32;
+    return AA_THREADS < a.maxThreadsPerBlock / 32 * 32 ? AA_THREADS
+                                                       : a.maxThreadsPerBlock / 32 * 32;
 }
 
 /* lbm_step's pull variant: the whole domain (SoA or AoS), or with ghost layers (a sub-domain
@@ -144,6 +138,19 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);
     if (c->kernel == LBM_AA) {
+        /* the halves' plane-wide runs of cells (aa_kernel), indexed in 32 bits */
+        const size_t w = gpu_aa_run_row(&s->u.l, s->u.es), last = 0xffffffffu - 1024u;
+        const size_t plane = w * (size_t)c->ny;
+        const long inner = c->ny > 2 ? (long)w * (long)(c->ny - 2) : 0;
+        if (plane > last) {
+            snprintf(err, errlen,
+                     "aa on the GPU: a plane of at most %zu cells with padding (%zu x %zu)", last,
+                     w, c->ny);
+            free(s);
+            return 1;
+        }
+        s->grid = dim3((unsigned)(inner > 0 ? (inner + s->threads - 1) / s->threads : 1),
+                       (unsigned)c->nz);
         /* the face rows' kernel: the row's block size where its registers allow, else its most */
         struct cudaFuncAttributes a;
         const long rows = gpu_aa_face_rows(&s->u.l), gy = rows < 65535 ? rows : 65535;
@@ -154,7 +161,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         }
         s->face_threads =
             s->threads < a.maxThreadsPerBlock ? s->threads : a.maxThreadsPerBlock / 32 * 32;
-        /* the neighbour half's staging: past the 48 KiB a launch gets unasked (dp from 613
+        /* the neighbour half's staging: past the 48 KiB a launch gets unasked (dp from 557
          * threads a block) the kernel must ask for it */
         const size_t stage = gpu_aa_stage_bytes(s->threads, s->u.es);
         if (stage > 48 * 1024 &&
@@ -171,14 +178,14 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
          * default 128-byte rows are) */
         s->local_pairs = gpu_lbm_kernel(c, GPU_AA_LOCAL_PAIRS) != NULL && s->u.l.pitch % 2 == 0 &&
                          s->u.l.dir_stride % 2 == 0;
-        /* half the row's threads, at most 128: the paired kernel takes 94 (fp16s) to 128 (sp)
+        /* paired: half the threads, at most 128: the paired kernel takes 94 (fp16s) to 128 (sp)
          * registers or more a thread, so 128-thread blocks fit 4 or 5 to an SM (16 or 20 warps)
          * where 256 fit 2 (16 warps) */
-        s->local_threads = (s->threads / 2 + 31) / 32 * 32;
-        s->local_threads = s->local_threads < 128 ? s->local_threads : 128;
+        s->local_threads = s->local_pairs ? (s->threads / 2 + 31) / 32 * 32 : s->threads;
+        s->local_threads = s->local_threads < 128 || !s->local_pairs ? s->local_threads : 128;
+        const long units = (long)c->ny * (long)(s->local_pairs ? (w + 1) / 2 : w);
         s->local_grid =
-            dim3((unsigned)(((c->nx + 1) / 2 + s->local_threads - 1) / s->local_threads),
-                 (unsigned)c->ny, (unsigned)c->nz);
+            dim3((unsigned)((units + s->local_threads - 1) / s->local_threads), (unsigned)c->nz);
     }
     for (int k = 0; k < lbm_lattices(c->kernel); k++) {
         if (gpu_check(cudaMalloc((void **)&s->lat[k], s->u.l.elems * s->u.es), "cudaMalloc", err,

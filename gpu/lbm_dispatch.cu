@@ -183,7 +183,7 @@ cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant 
 
 size_t gpu_aa_stage_bytes(int threads, size_t es)
 {
-    return es >= 4 ? 10 * ((size_t)threads + 2) * es : 0;
+    return es >= 4 ? 10 * ((size_t)threads + 2) * es + (size_t)threads * sizeof(long) : 0;
 }
 
 long gpu_aa_face_rows(const struct lbm_layout *l)
@@ -201,8 +201,9 @@ cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
                                    : s->aa_even ? GPU_AA_LOCAL
                                                 : GPU_AA_NEIGHBOURS;
     const size_t stage = v == GPU_AA_NEIGHBOURS ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0;
-    cudaError_t e = cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), pairs ? s->local_grid : s->grid,
-                                     dim3(pairs ? s->local_threads : s->threads), args, stage, 0);
+    cudaError_t e =
+        cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->aa_even ? s->local_grid : s->grid,
+                         dim3(s->aa_even ? s->local_threads : s->threads), args, stage, 0);
     if (e != cudaSuccess || s->aa_even) return e;
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_AA_FACES), s->face_grid,
                             dim3(s->face_threads), args, 0, 0);

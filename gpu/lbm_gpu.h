@@ -38,8 +38,8 @@ struct lbm_state {
     int box_pairs;     /* pull, sp or fp16s, words aligned: GPU_PULL_BOX_PAIRS's most threads a
                           block for interior boxes (0: GPU_PULL_BOX) */
     int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
-    int local_threads; /* its threads per block: half the row's (a thread takes two cells) */
-    dim3 local_grid;   /* its grid */
+    int local_threads; /* the cell-local half's threads per block (paired: at most 128) */
+    dim3 local_grid;   /* its grid: (blocks a plane, nz); s->grid is the neighbour half's */
     cudaEvent_t qev[2];
     /* distributed runs: the received halo of the x face at x = -1 and at x = nx that the next
      * update reads in place of those ghost cells, or NULL (lbm_halo_in_place) */
@@ -94,11 +94,20 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
                                      const long lo[3], const long hi[3], void *buf,
                                      cudaStream_t stream);
 /* Shared memory of aa's neighbour half at `threads` a block and es-byte values: its 10 x-moving
- * directions' values staged for the lane at their destination (4- and 8-byte values; 0 for
- * 16-bit ones, stored straight) */
+ * directions' values staged for the lane at their destination and each lane's cell index (4- and
+ * 8-byte values; 0 for 16-bit ones, stored straight) */
 size_t gpu_aa_stage_bytes(int threads, size_t es);
 /* aa's rows on a y or z face: fy nz + fz (ny - 2) for fy, fz = 2 (1 where ny, nz = 1) */
 long gpu_aa_face_rows(const struct lbm_layout *l);
+/* The cells a row takes in aa's plane-wide runs (aa_kernel, aa_pairs_kernel): 4- and 8-byte
+ * values run over the stored row, xrow, its lanes past nx idle, so that a warp's requests start
+ * where a cache line of the row does (run over nx, a row of 16 mod 32 cells put every other
+ * row's warps across two lines; sp lost up to 5 points of copy there, H200); 16-bit values,
+ * whose halves are bound by issue, over nx, every lane with a cell. */
+static inline __host__ __device__ size_t gpu_aa_run_row(const struct lbm_layout *l, size_t es)
+{
+    return es >= 4 ? l->xrow : l->nx;
+}
 /* Queue one update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) from s->lat[s->cur]
  * into the other lattice with `block` threads (two cells each) per block on `stream`:
  * GPU_PULL_PAIRS, the whole domain (s->pull_pairs: 0, nx, 0, 0, s->pair_grid), or

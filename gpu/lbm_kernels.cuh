@@ -552,15 +552,17 @@ __device__ __forceinline__ void aa_local_cell(T *lat, long cell, long ds,
 #undef AA_STORE_
 }
 
-/* aa's rule at a row's x end, one home for its loads and stores: at, the location of cell
- * xo = x + s c_x's slot (s = -1 upstream, +1 downstream), becomes past the row's end the same slot
- * of the cell across the periodic wrap, or else wall, the bounce-back slot of the cell itself. A
- * statement, not a function: as a function the compiler took sp's neighbour half from 64 to 72
- * registers (ptxas, sm_90) */
-#define AA_ROW_END_(at, xo, wall)                                                                  \
+/* aa's rule at a row's x end, one home for its loads and stores: at, the location of the slot of
+ * cell x + dx (dx = -c_x upstream, +c_x downstream, a constant), becomes past the row's end (xlo:
+ * x = 0, xhi: x = nx - 1) the same slot of the cell across the periodic wrap, or else wall, the
+ * bounce-back slot of the cell itself. A statement, not a function: as a function the compiler
+ * took sp's neighbour half from 64 to 72 registers (ptxas, sm_90); and on the two flags, not on x,
+ * which the plane-wide runs of cells compute by a division the compiler cannot redo cheaply, so
+ * it held x across the collision (also 72) */
+#define AA_ROW_END_(at, dx, wall)                                                                  \
     {                                                                                              \
-        const long alt = perx ? (at) + ((xo) < 0 ? nx : -nx) : (wall);                             \
-        at = (xo) < 0 || (xo) >= nx ? alt : (at);                                                  \
+        const long alt = perx ? (at) + ((dx) < 0 ? nx : -nx) : (wall);                             \
+        at = ((dx) < 0 && xlo) || ((dx) > 0 && xhi) ? alt : (at);                                  \
     }
 
 /* The in-place AA update (kernel aa, one rank), one thread per cell. Between pairs of updates
@@ -580,9 +582,23 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
 {
     static_assert(V == GPU_AA_NEIGHBOURS || V == GPU_AA_LOCAL || V == GPU_AA_FACES,
                   "an aa variant");
-    const long x = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    long y = blockIdx.y, z = blockIdx.z;
-    if (V == GPU_AA_FACES) {
+    long x = (long)blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
+    bool live = x < (long)l.nx;
+    if (V != GPU_AA_FACES) {
+        /* plane z = blockIdx.y, its rows (the neighbour half: those between the y faces) as one
+         * run of gpu_aa_run_row cells a row, cut into blocks across the row ends: the block no
+         * longer follows the row's length (a 144-cell row had run in 160 threads, a 272-cell one
+         * in two blocks of 160), and 16-bit rows leave no lane idle. Unsigned: lbm_alloc refuses
+         * aa where a plane's run passes 2^32 - 1025 cells. */
+        const unsigned first = V == GPU_AA_NEIGHBOURS ? 1u : 0u, ny = (unsigned)l.ny;
+        const unsigned rows = ny > 2u * first ? ny - 2u * first : 0u;
+        const unsigned w = (unsigned)gpu_aa_run_row(&l, sizeof(T));
+        const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, q = i / w;
+        x = (long)(i - q * w);
+        y = (long)(first + q);
+        z = blockIdx.y;
+        live = q < rows && x < (long)l.nx;
+    } else {
         /* row r of gpu_aa_face_rows' list: first every row with y on a face (y = 0, and
          * y = ny - 1 where ny > 1) plane by plane, then the rows between them with z on a face */
         const long ny = (long)l.ny, nz = (long)l.nz, fy = ny > 1 ? 2 : 1, fz = nz > 1 ? 2 : 1;
@@ -597,9 +613,9 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         }
     }
     /* the neighbour half stages its x-moving stores in 4- and 8-byte lattices (below): its
-     * threads past the row's end still meet its barrier */
+     * idle threads (a row's padding, past the plane's last row) still meet its barrier */
     const bool staged = V == GPU_AA_NEIGHBOURS && sizeof(T) >= 4;
-    if (x >= (long)l.nx && !staged) return;
+    if (!live && !staged) return;
     const typename coll_of<T>::type pc = p;
     const size_t cell = ((size_t)z * l.sy + (size_t)y) * l.pitch + (size_t)x;
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = (long)(l.pitch * l.sy);
@@ -608,13 +624,16 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     if (V == GPU_AA_LOCAL) {
         aa_local_cell<T, COLL, FORCED>(lat, (long)cell, ds, pc);
     } else if (V == GPU_AA_NEIGHBOURS) {
-        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one) */
-        if (y == 0 || y == (long)l.ny - 1 || z == 0 || z == (long)l.nz - 1) return;
+        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one):
+         * the block's y are not, and z is the whole block's */
+        if (z == 0 || z == (long)l.nz - 1) return;
         /* rows away from the y and z faces: the x ends are selects in the same instruction
          * stream (bounce-back into the cell's own slot, or the periodic wrap), so the first and
          * last warp of a row do not diverge into the general rule (as in pull_kernel) */
-        const long c = (long)cell, nx = (long)l.nx;
-        const int perx = b.periodic[0], live = x < nx;
+        long c = (long)cell;
+        const long nx = (long)l.nx;
+        const int perx = b.periodic[0];
+        const bool xlo = x == 0, xhi = x == nx - 1;
         /* the x-moving directions' values go through shared memory, [10 directions][1 +
          * blockDim.x + 1] (slot t + 1 + c_x for lane t), and after a barrier the lane at each
          * value's destination stores it, so that a warp stores whole aligned sectors; stored by
@@ -629,27 +648,33 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         extern __shared__ __align__(16) unsigned char aa_stage_bytes[];
         T *const stage = reinterpret_cast<T *>(aa_stage_bytes);
         const long bw = (long)blockDim.x, t = (long)threadIdx.x, sw = bw + 2;
+        /* the cell's index waits out the collision in shared memory, after the staging area:
+         * from the run's division the compiler cannot redo it cheaply and held it in registers,
+         * sp's half 72 instead of 64 (three blocks of 256 an SM instead of four; capped at 64 it
+         * spilled, and either ran the half 5% longer: ncu, H200 256^3); reloaded, BGK takes 64,
+         * TRT 64 (72 before the runs), dp 93 (ptxas, sm_90) */
+        long *const keep = reinterpret_cast<long *>(stage + 10 * sw);
+        if (staged && live) keep[t] = c;
         if (live) {
 #define AA_LOADX_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
         long at = (o)*ds + c - (cx) - (cy)*pitch - (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
-            const long xo = x - (cx);                                                              \
-            AA_ROW_END_(at, xo, (i)*ds + c)                                                        \
+            AA_ROW_END_(at, -(cx), (i)*ds + c)                                                     \
         }                                                                                          \
         f[i] = gpu_ldg(lat + at);                                                                  \
     }
             LBM_D3Q19(AA_LOADX_)
 #undef AA_LOADX_
             collide<COLL, FORCED>(f, &pc);
+            if (staged) c = *(volatile long *)(keep + t); /* volatile: a load, not the register */
 #define AA_STOREX_(i, cx, cy, cz, o)                                                               \
     if ((cx) != 0 && staged) {                                                                     \
         stage[GPU_XSLOT(i) * sw + t + 1 + (cx)] = gpu_value<T>(f[i]);                              \
     } else {                                                                                       \
         long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                     \
         if ((cx) != 0) {                                                                           \
-            const long xo = x + (cx);                                                              \
-            AA_ROW_END_(at, xo, (o)*ds + c)                                                        \
+            AA_ROW_END_(at, (cx), (o)*ds + c)                                                      \
         }                                                                                          \
         lat[at] = gpu_value<T>(f[i]);                                                              \
     }
@@ -660,15 +685,17 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         __syncthreads();
         if (live) {
             /* in: the value made by lane t - c_x for this cell; out: this lane's own value where
-             * its destination is another block's, or across the row's end */
+             * its destination is another block's, or across the row's end (a block spans row
+             * ends: lane t - c_x holds cell x - c_x of this row exactly when that is in the row,
+             * the lanes' cells being consecutive) */
 #define AA_STAGED_(i, cx, cy, cz, o)                                                               \
     if ((cx) != 0) {                                                                               \
-        const long xi = x - (cx), xo = x + (cx), ti = t - (cx), to = t + (cx);                     \
-        if (ti >= 0 && ti < bw && xi >= 0 && xi < nx)                                              \
+        const long ti = t - (cx), to = t + (cx);                                                   \
+        if (ti >= 0 && ti < bw && !((cx) > 0 ? xlo : xhi))                                         \
             lat[(i)*ds + c + (cy)*pitch + (cz)*plane] = stage[GPU_XSLOT(i) * sw + t + 1];          \
-        if (to < 0 || to >= bw || xo < 0 || xo >= nx) {                                            \
+        if (to < 0 || to >= bw || ((cx) > 0 ? xhi : xlo)) {                                        \
             long at = (i)*ds + c + (cx) + (cy)*pitch + (cz)*plane;                                 \
-            AA_ROW_END_(at, xo, (o)*ds + c)                                                        \
+            AA_ROW_END_(at, (cx), (o)*ds + c)                                                      \
             lat[at] = stage[GPU_XSLOT(i) * sw + to + 1];                                           \
         }                                                                                          \
     }
@@ -679,7 +706,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     } else {
         /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
          * neighbour half's update there, in a kernel of its own so that its registers (sp 76,
-         * dp 126, ptxas BGK; the inner rows' kernel 64 / 94) do not bound the inner rows'
+         * dp 126, ptxas BGK; the inner rows' kernel 64 / 93) do not bound the inner rows'
          * occupancy. pull.h's rule (one
          * rank, no ghosts) as selects on every axis, unrolled, both ways: f_d from slot opp(d)
          * of the cell upstream, x - c_d (across a wall: slot d of the cell, plus the lid's term
@@ -748,10 +775,13 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
     static_assert(V == GPU_AA_LOCAL_PAIRS, "aa's paired local half");
     (void)b;
     if (!pair_word<T>::local) return; /* never launched */
-    const long x = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
-    if (x >= (long)l.nx) return;
+    /* plane blockIdx.y's rows as one run of pairs, as aa_kernel's */
+    const unsigned np = ((unsigned)gpu_aa_run_row(&l, sizeof(T)) + 1u) / 2u;
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, q = i / np;
+    const long x = 2L * (long)(i - q * np);
+    if (q >= (unsigned)l.ny || x >= (long)l.nx) return;
     const typename coll_of<T>::type pc = p;
-    const long cell = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * (long)l.pitch + x;
+    const long cell = ((long)blockIdx.y * (long)l.sy + (long)q) * (long)l.pitch + x;
     const long ds = (long)l.dir_stride;
     typedef typename real_of<T>::type R;
     if (x + 1 < (long)l.nx) {

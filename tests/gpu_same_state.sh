@@ -7,8 +7,9 @@
 #   where every row's pitch and the direction stride are even) against the one-cell kernels, which lbm-gpu runs where
 #   the pitch is odd (--align 0, nx + pad odd); --block 32 as well (partial warps at the row's end).
 # - aa, sp and dp: the neighbour half's x-moving values staged in shared memory for the lane at
-#   their destination, with blocks narrower than a row (--block 32, 64, 96: values crossing a
-#   block's end go out from their own lane, a row's tail block part empty) against one block a row.
+#   their destination, blocks of 32, 64 and 96 threads (values crossing a block's end go out from
+#   their own lane) against the default 256; aa's blocks run over a plane's rows across their ends,
+#   so both hold several rows, their padding and row ends at any lane.
 # - pull, sp and fp16s: two cells a thread in words of two values (even nx and pitch) against one
 #   cell a thread (odd pitch), nx = 2 (both x ends in one pair) and 6 among them, --block 32 too.
 # - pull and aa, every precision above: the 19 arrays (--layout soa) against the default, a cell
@@ -36,7 +37,7 @@ run pairs $odd --pad 0 --align 32 && run pairs $even --pad 0 --align 32
 run pairs32 $odd --pad 0 --align 32 --block 32 && run pairs32 $even --pad 0 --align 32 --block 32
 # odd pitches (nx + pad odd, no alignment): the one-cell kernels
 run single $odd --pad 2 --align 0 && run single $even --pad 3 --align 0
-# sp and dp: one block a row (the default) against blocks of 32, 64 and 96 threads
+# sp and dp: the default block (256 threads) against blocks of 32, 64 and 96 threads
 run wide $odd && run wide $even
 for b in 32 64 96; do run narrow$b $odd --block $b && run narrow$b $even --block $b; done
 # pull: even pitches (two cells a thread where nx is even too) against odd ones (one cell)
@@ -77,5 +78,5 @@ same pullsingle pullpairs pullpairs32 pullsoa
 n=$(wc -l < "$tmp/single.txt") w=$(wc -l < "$tmp/wide.txt") p=$(wc -l < "$tmp/pullsingle.txt")
 [ "$n" -ge 108 ] && [ "$w" -ge 72 ] && [ "$p" -ge 90 ] ||
     { echo "gpu_same_state: only $n aa paired, $w aa sp/dp and $p pull rows" >&2; exit 1; }
-[ $bad = 0 ] && echo "gpu_same_state: aa: $n sp/16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with one block a row; pull: $p sp/fp16s cases, two cells a thread as one; each as in 19 arrays (--layout soa)"
+[ $bad = 0 ] && echo "gpu_same_state: aa: $n sp/16-bit cases, the paired and the one-cell kernels end in the same states, $w sp/dp cases the same with blocks of 32, 64 and 96 threads as with the default block; pull: $p sp/fp16s cases, two cells a thread as one; each as in 19 arrays (--layout soa)"
 exit $bad
