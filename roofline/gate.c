@@ -1,13 +1,16 @@
 /* gate.c: the regression gate. LBM cases keyed by (device, backend, bench, kernel, collision,
- * precision, dims, pad, align) are compared by percent of ceiling, not absolute rates, so a
- * slower machine day raises no alarm. A drop is `regressed` when the current median lies below
- * the baseline's slowest repetition by more than the tolerance (beyond both the tolerance and
- * the baseline's own noise); a larger drop of the medians that stays within that spread is
- * `inconclusive`. A current row that failed verification is `failed`. With --gate-energy the
- * cases' MFLUP/s per W get the same rule in their own column (energy_status): percent of the
- * baseline's figure, the noise being the two windows' meter disagreement (a window is one
- * measurement: it has no repetitions to spread). Both runs are indexed (sorted cases, binary
- * search): n log n. */
+ * precision, dims, pad, align, layout) are compared by percent of ceiling, not absolute rates, so
+ * a slower machine day raises no alarm. Each layout of a case (`--layout soa,rows`) is gated
+ * against the same layout: a run keeps its layouts apart, so neither hides the other. A file
+ * written before the layout column measured one layout, unlabelled (empty): a labelled case
+ * absent from such a baseline takes its unlabelled case of the same key (match_of). A drop is
+ * `regressed` when the current median lies below the baseline's slowest repetition by more than
+ * the tolerance (beyond both the tolerance and the baseline's own noise); a larger drop of the
+ * medians that stays within that spread is `inconclusive`. A current row that failed
+ * verification is `failed`. With --gate-energy the cases' MFLUP/s per W get the same rule in
+ * their own column (energy_status): percent of the baseline's figure, the noise being the two
+ * windows' meter disagreement (a window is one measurement: it has no repetitions to spread).
+ * Both runs are indexed (sorted cases, binary search): n log n. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +23,7 @@
 
 struct gate_case {
     const char *device, *backend, *bench, *kernel, *collision, *precision;
+    const char *layout; /* "" in files written before the layout column */
     int64_t nx, ny, nz, pad, align;
     double med, min; /* percent of ceiling: best median of the key's rows, its slowest rep */
     double spread;   /* (t_max - t_min) / t_med of that row, percent; NaN when unknown */
@@ -30,7 +34,8 @@ struct gate_case {
     char *text;      /* owns the strings of a case read from a roofline.csv */
 };
 
-static int cmp_case(const struct gate_case *a, const struct gate_case *b)
+/* the key without the layout */
+static int cmp_key(const struct gate_case *a, const struct gate_case *b)
 {
     int c;
     if ((c = strcmp(a->device, b->device)) || (c = strcmp(a->backend, b->backend)) ||
@@ -44,9 +49,21 @@ static int cmp_case(const struct gate_case *a, const struct gate_case *b)
     return (a->align > b->align) - (a->align < b->align);
 }
 
+/* the key, then the layout: the unlabelled case of a key sorts before its labelled ones */
+static int cmp_case(const struct gate_case *a, const struct gate_case *b)
+{
+    int c = cmp_key(a, b);
+    return c ? c : strcmp(a->layout, b->layout);
+}
+
 static int cmp_case_v(const void *a, const void *b)
 {
     return cmp_case(a, b);
+}
+
+static int cmp_key_v(const void *a, const void *b)
+{
+    return cmp_key(a, b);
 }
 
 static int by_first(const void *pa, const void *pb)
@@ -63,6 +80,7 @@ static void case_key(struct gate_case *k, const struct csv_row *r)
     k->kernel = r->kernel;
     k->collision = r->collision;
     k->precision = r->precision;
+    k->layout = r->layout;
     k->nx = r->nx;
     k->ny = r->ny;
     k->nz = r->nz;
@@ -135,6 +153,7 @@ enum {
     B_KERNEL,
     B_COLLISION,
     B_PRECISION,
+    B_LAYOUT,
     B_NX,
     B_NY,
     B_NZ,
@@ -152,6 +171,7 @@ static const char *const bcols[B_NCOLS] = {"device",
                                            "kernel",
                                            "collision",
                                            "precision",
+                                           "layout",
                                            "nx",
                                            "ny",
                                            "nz",
@@ -162,6 +182,12 @@ static const char *const bcols[B_NCOLS] = {"device",
                                            "mflups_per_W",
                                            "energy_polled_dev_pct",
                                            "flags"};
+
+/* the columns an older roofline.csv may lack */
+static int optional_column(int c)
+{
+    return c == B_LAYOUT || c == B_MIN || c == B_FLAGS || c == B_EPW || c == B_EDEV;
+}
 
 /* what a number read from a roofline.csv must be */
 enum value_kind { V_REAL, V_WHOLE, V_SIGNED };
@@ -180,6 +206,107 @@ static int report_value(const char *path, long line, const char *col, const char
         return 1;
     }
     return 0;
+}
+
+/* Copies a line's text fields into g->text, which owns them; a report written before the
+ * layout column leaves the layout empty, as raw rows of that time read. 0, or 1 out of memory. */
+static int case_strings(struct gate_case *g, char *const *fields, const int *map)
+{
+    const char **dst[] = {&g->device,    &g->backend,   &g->kernel,
+                          &g->collision, &g->precision, &g->layout};
+    size_t tl = sizeof "lbm";
+    char *p;
+    for (int c = B_DEVICE; c <= B_LAYOUT; c++)
+        tl += (map[c] < 0 ? 0 : strlen(fields[map[c]])) + 1;
+    g->text = p = malloc(tl);
+    if (!p) return 1;
+    for (int c = B_DEVICE; c <= B_LAYOUT; c++) {
+        const char *src = map[c] < 0 ? "" : fields[map[c]];
+        size_t l = strlen(src) + 1;
+        memcpy(p, src, l);
+        *dst[c] = p;
+        p += l;
+    }
+    memcpy(p, "lbm", sizeof "lbm");
+    g->bench = p;
+    return 0;
+}
+
+/* Appends the case of one report line (its numbers checked) to b. 0, or 2 with the message
+ * on stderr. */
+static int report_case(const char *path, long lineno, char *const *fields, const int *map,
+                       struct roof_baseline *b, size_t *ncap)
+{
+    struct gate_case *g;
+    double v[B_NCOLS];
+    for (int c = B_NX; c <= B_EDEV; c++) {
+        if (map[c] < 0 || (c >= B_MIN && *fields[map[c]] == '\0')) {
+            v[c] = NAN; /* optional: an older report, or a row without energy */
+            continue;
+        }
+        if (report_value(path, lineno, bcols[c], fields[map[c]],
+                         c < B_MED     ? V_WHOLE
+                         : c == B_EDEV ? V_SIGNED
+                                       : V_REAL,
+                         &v[c]))
+            return 2;
+    }
+    if (b->ncases == *ncap) {
+        size_t cap = *ncap ? 2 * *ncap : 64;
+        struct gate_case *cs = realloc(b->cases, cap * sizeof *cs);
+        if (!cs) goto oom;
+        b->cases = cs;
+        *ncap = cap;
+    }
+    g = &b->cases[b->ncases];
+    memset(g, 0, sizeof *g);
+    if (case_strings(g, fields, map)) goto oom;
+    b->ncases++;
+    g->nx = (int64_t)v[B_NX];
+    g->ny = (int64_t)v[B_NY];
+    g->nz = (int64_t)v[B_NZ];
+    g->pad = (int64_t)v[B_PAD];
+    g->align = (int64_t)v[B_ALIGN];
+    g->med = v[B_MED];
+    g->min = isnan(v[B_MIN]) || v[B_MIN] > v[B_MED] ? v[B_MED] : v[B_MIN];
+    g->spread = NAN;
+    g->epw = v[B_EPW] > 0 ? v[B_EPW] : NAN;
+    g->epw_dev = g->epw > 0 ? fabs(v[B_EDEV]) : NAN;
+    g->first = (size_t)lineno;
+    return 0;
+oom:
+    fprintf(stderr, "roofline: out of memory\n");
+    return 2;
+}
+
+/* One case per key and layout: the best median, as for raw rows (and the best MFLUP/s per W). */
+static void keep_best(struct roof_baseline *b)
+{
+    size_t w = 0;
+    if (b->ncases == 0) return;
+    qsort(b->cases, b->ncases, sizeof *b->cases, cmp_case_v);
+    for (size_t k = 0; k < b->ncases; k++) {
+        struct gate_case *g = &b->cases[k];
+        if (w && cmp_case(&b->cases[w - 1], g) == 0) {
+            struct gate_case *kept = &b->cases[w - 1];
+            double epw = kept->epw, dev = kept->epw_dev;
+            if (g->epw > 0 && !(g->epw <= epw)) { /* the best MFLUP/s per W, as for raw rows */
+                epw = g->epw;
+                dev = g->epw_dev;
+            }
+            if (g->med > kept->med) {
+                char *keep = kept->text;
+                *kept = *g;
+                g->text = keep;
+            }
+            kept->epw = epw;
+            kept->epw_dev = dev;
+            free(g->text);
+            continue;
+        }
+        b->cases[w++] = *g;
+    }
+    b->ncases = w;
 }
 
 static int read_report(const char *path, FILE *f, struct roof_baseline *b)
@@ -207,7 +334,7 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
                 map[c] = -1;
                 for (int i = 0; i < n; i++)
                     if (strcmp(fields[i], bcols[c]) == 0) map[c] = i;
-                if (map[c] < 0 && c != B_MIN && c != B_FLAGS && c != B_EPW && c != B_EDEV) {
+                if (map[c] < 0 && !optional_column(c)) {
                     fprintf(stderr,
                             "roofline: --baseline %s:1: a roofline.csv needs the column "
                             "'%s'\n",
@@ -226,99 +353,13 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
         if (map[B_FLAGS] >= 0 && strstr(fields[map[B_FLAGS]], "not_verified"))
             continue;                              /* a failed run is no baseline */
         if (*fields[map[B_MED]] == '\0') continue; /* a row without a ceiling in that run */
-        {
-            struct gate_case *g;
-            double v[B_NCOLS];
-            size_t tl = 0;
-            char *p;
-            for (int c = B_NX; c <= B_EDEV; c++) {
-                if (map[c] < 0 || (c >= B_MIN && *fields[map[c]] == '\0')) {
-                    v[c] = NAN; /* optional: an older report, or a row without energy */
-                    continue;
-                }
-                if (report_value(path, lineno, bcols[c], fields[map[c]],
-                                 c < B_MED     ? V_WHOLE
-                                 : c == B_EDEV ? V_SIGNED
-                                               : V_REAL,
-                                 &v[c]))
-                    goto out;
-            }
-            if (b->ncases == ncap) {
-                struct gate_case *cs;
-                ncap = ncap ? 2 * ncap : 64;
-                cs = realloc(b->cases, ncap * sizeof *cs);
-                if (!cs) {
-                    fprintf(stderr, "roofline: out of memory\n");
-                    goto out;
-                }
-                b->cases = cs;
-            }
-            for (int c = B_DEVICE; c <= B_PRECISION; c++)
-                tl += strlen(fields[map[c]]) + 1;
-            g = &b->cases[b->ncases];
-            memset(g, 0, sizeof *g);
-            g->text = p = malloc(tl + 4);
-            if (!p) {
-                fprintf(stderr, "roofline: out of memory\n");
-                goto out;
-            }
-            b->ncases++;
-            {
-                const char **dst[] = {&g->device, &g->backend, &g->kernel, &g->collision,
-                                      &g->precision};
-                for (int c = B_DEVICE; c <= B_PRECISION; c++) {
-                    size_t l = strlen(fields[map[c]]) + 1;
-                    memcpy(p, fields[map[c]], l);
-                    *dst[c] = p;
-                    p += l;
-                }
-                memcpy(p, "lbm", 4);
-                g->bench = p;
-            }
-            g->nx = (int64_t)v[B_NX];
-            g->ny = (int64_t)v[B_NY];
-            g->nz = (int64_t)v[B_NZ];
-            g->pad = (int64_t)v[B_PAD];
-            g->align = (int64_t)v[B_ALIGN];
-            g->med = v[B_MED];
-            g->min = isnan(v[B_MIN]) || v[B_MIN] > v[B_MED] ? v[B_MED] : v[B_MIN];
-            g->spread = NAN;
-            g->epw = v[B_EPW] > 0 ? v[B_EPW] : NAN;
-            g->epw_dev = g->epw > 0 ? fabs(v[B_EDEV]) : NAN;
-            g->first = (size_t)lineno;
-        }
+        if (report_case(path, lineno, fields, map, b, &ncap)) goto out;
     }
     if (nhead < 0) {
         fprintf(stderr, "roofline: --baseline %s: empty file (expected a CSV header line)\n", path);
         goto out;
     }
-    /* one case per key: the best median, as for raw rows */
-    if (b->ncases) {
-        size_t w = 0;
-        qsort(b->cases, b->ncases, sizeof *b->cases, cmp_case_v);
-        for (size_t k = 0; k < b->ncases; k++) {
-            struct gate_case *g = &b->cases[k];
-            if (w && cmp_case(&b->cases[w - 1], g) == 0) {
-                struct gate_case *kept = &b->cases[w - 1];
-                double epw = kept->epw, dev = kept->epw_dev;
-                if (g->epw > 0 && !(g->epw <= epw)) { /* the best MFLUP/s per W, as for raw rows */
-                    epw = g->epw;
-                    dev = g->epw_dev;
-                }
-                if (g->med > kept->med) {
-                    char *keep = kept->text;
-                    *kept = *g;
-                    g->text = keep;
-                }
-                kept->epw = epw;
-                kept->epw_dev = dev;
-                free(g->text);
-                continue;
-            }
-            b->cases[w++] = *g;
-        }
-        b->ncases = w;
-    }
+    keep_best(b);
     rc = 0;
 out:
     free(line);
@@ -427,7 +468,27 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
     roof_num(out, ge->cur, 0);
     roof_num(out, ge->delta, 0);
     roof_num(out, ge->noise, 0);
-    roof_str(out, ge->status, 1);
+    roof_str(out, ge->status, 0);
+    roof_str(out, k->layout, 1); /* a key field, last: the columns before it keep their places */
+}
+
+/* The baseline case of current case c: the same key and layout. A run written before the
+ * layout column measured one layout, unlabelled: a labelled current case without its layout in
+ * the baseline takes the baseline's unlabelled case of the key, and an unlabelled current case
+ * the baseline's only case of the key (several: which one it measured is unknown). NULL: none. */
+static struct gate_case *match_of(const struct gate_case *c, struct gate_case *bc, size_t nbc)
+{
+    struct gate_case probe = *c, *b = bsearch(c, bc, nbc, sizeof *bc, cmp_case_v);
+    if (b || nbc == 0) return b;
+    if (*c->layout) {
+        probe.layout = "";
+        return bsearch(&probe, bc, nbc, sizeof *bc, cmp_case_v);
+    }
+    /* bc is sorted by key then layout, so by key too: any case of the key, then its neighbours */
+    b = bsearch(c, bc, nbc, sizeof *bc, cmp_key_v);
+    if (b && ((b > bc && cmp_key(b - 1, b) == 0) || (b + 1 < bc + nbc && cmp_key(b, b + 1) == 0)))
+        return NULL;
+    return b;
 }
 
 static double larger(double a, double b)
@@ -501,7 +562,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         goto done;
     }
     for (size_t k = 0; k < ncc; k++) {
-        struct gate_case *b = bsearch(&cc[k], bc, nbc, sizeof *bc, cmp_case_v);
+        struct gate_case *b = match_of(&cc[k], bc, nbc);
         if (b && isnan(b->med)) b = NULL;
         match[k] = b;
         if (b && (!isnan(cc[k].med) || cc[k].failed)) {
@@ -513,7 +574,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         fprintf(stderr,
                 "roofline: gate: nothing compared: none of the %zu case(s) of the current files "
                 "(%s) is among the %zu of the baseline %s (same device, backend, kernel, "
-                "collision, precision, dims, pad, align)\n",
+                "collision, precision, dims, pad, align, layout)\n",
                 cur_ceil, cur_names, nbc, base->path);
         goto done;
     }
@@ -532,7 +593,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
     fputs("device,backend,bench,kernel,collision,precision,nx,ny,nz,pad,align,"
           "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
           "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min,baseline_mflups_per_W,"
-          "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status\n",
+          "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status,layout\n",
           out);
     {
         /* cases are sorted by key; print them by first appearance, each with its match */

@@ -1,8 +1,8 @@
 /* summary.c: one row per device (host, device, backend): copy bandwidth in both conventions
  * against the theoretical figure, the best LBM rates sp and dp at the largest domain both
  * precisions were run at (never from a cache-resident or above-ceiling case while a DRAM-bound
- * one exists), their spread and provenance, the other stream kernels' best bandwidth: the
- * procurement view, with the work per joule of the rows it reports where they carry energy.
+ * one exists), their layouts, spread and provenance, the other stream kernels' best bandwidth:
+ * the procurement view, with the work per joule of the rows it reports where they carry energy.
  * Several rows of one case (the main job's rounds) count as one case: its best row, STREAM's
  * rule, classified once, with the spread of the rows beside it.
  * Also the same per device as a short plain-text table (--table). */
@@ -91,7 +91,8 @@ static int cmp_case(const struct csv_row *a, const struct csv_row *b)
     int c;
     if ((c = cmp_machine(a, b)) || (c = strcmp(a->bench, b->bench)) ||
         (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->precision, b->precision)) ||
-        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->geometry, b->geometry)))
+        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->geometry, b->geometry)) ||
+        (c = strcmp(a->layout, b->layout)))
         return c;
     for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++) {
         int64_t x = *(const int64_t *)((const char *)a + whole[k]);
@@ -361,7 +362,7 @@ int roof_summary(FILE *out, const struct csv_table *t)
           "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,"
           "mflups_rounds_med_sp,rounds_dp,mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,"
           "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med,cpu_clock_low_MHz,cpu_clock_MHz,"
-          "reps_disturbed,cpu_unsteady\n",
+          "reps_disturbed,cpu_unsteady,layout_sp,layout_dp\n",
           out);
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
@@ -427,8 +428,12 @@ int roof_summary(FILE *out, const struct csv_table *t)
             roof_num(out, cr.lo, 0);
             roof_num(out, cr.hi, 0);
             roof_num(out, cr.hi > 0 ? (double)cr.disturbed : NAN, 0);
-            roof_num(out, cr.hi > 0 ? (double)moved : NAN, 1);
+            roof_num(out, cr.hi > 0 ? (double)moved : NAN, 0);
         }
+        /* which layout gave each headline (a run of --layout soa,rows holds several); empty
+         * for rows written before the layout column */
+        roof_str(out, sp ? sp->layout : "", 0);
+        roof_str(out, dp ? dp->layout : "", 1);
     }
     cases_free(&cs);
     roof_ceilings_free(c);
@@ -447,9 +452,30 @@ static void known(char *buf, size_t len, const char *fmt, double v)
         snprintf(buf, len, "-");
 }
 
+/* The name of a kernel x precision's line in the table: the kernel, and where its verified rows
+ * ix[0..n) were measured in several layouts (--layout soa,rows), the layout of the reported row
+ * best ("-": a file written before the layout column), so a reader knows which one gave it. */
+static void lbm_name(const struct csv_table *t, const size_t *ix, size_t n,
+                     const struct csv_row *best, char *buf, size_t len)
+{
+    const char *first = NULL;
+    int several = 0;
+    for (size_t i = 0; i < n && !several; i++) {
+        const struct csv_row *s = &t->rows[ix[i]];
+        if (!is_lbm_pass(s)) continue;
+        if (!first)
+            first = s->layout;
+        else
+            several = strcmp(first, s->layout) != 0;
+    }
+    snprintf(buf, len, "%s%s%s", best->kernel, several ? " " : "",
+             several ? (*best->layout ? best->layout : "-") : "");
+}
+
 /* --table: per device the copy bandwidths in both conventions, then each LBM kernel x
- * precision's best rate (of a DRAM-bound case where one exists) against its ceiling; beside
- * each best figure the rows of its case (rounds) and the lowest of them. */
+ * precision's best rate (of a DRAM-bound case where one exists) against its ceiling, named with
+ * its layout where the kernel ran in several; beside each best figure the rows of its case
+ * (rounds) and the lowest of them. */
 int roof_table(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;
@@ -463,7 +489,7 @@ int roof_table(FILE *out, const struct csv_table *t)
         char others[1024];
         roof_sort_rows(t, ix, n, cmp_kernel);
         fprintf(out, "%s%s (%s on host %s)\n", g ? "\n" : "", mr->device, mr->backend, mr->host);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s\n", "stream", "prec", "DRAM GB/s",
+        fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s\n", "stream", "prec", "DRAM GB/s",
                 "STREAM GB/s", "peak GB/s", "GB/s/W", "rounds", "lowest");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL;
@@ -480,11 +506,11 @@ int roof_table(FILE *out, const struct csv_table *t)
                     const struct case_stat *st = case_of(&cs, t, best);
                     known(w, sizeof w, "%.2f", best->GBs_per_W);
                     known(peak, sizeof peak, "%.4g", best->peak_bw_GBs);
-                    fprintf(out, "  %-10s %-5s %12.1f %12.1f %10s %10s %7zu %9.1f\n", r->kernel,
+                    fprintf(out, "  %-12s %-5s %12.1f %12.1f %10s %10s %7zu %9.1f\n", r->kernel,
                             r->precision, best->bw_dram_GBs, best->bw_prog_GBs, peak, w, st->rows,
                             st->min);
                 } else {
-                    fprintf(out, "  %-10s %-5s %12s %12s   failed verification\n", r->kernel,
+                    fprintf(out, "  %-12s %-5s %12s %12s   failed verification\n", r->kernel,
                             r->precision, "-", "-");
                 }
             }
@@ -492,7 +518,7 @@ int roof_table(FILE *out, const struct csv_table *t)
         }
         others_of(t, ix, n, others, sizeof others);
         if (*others) fprintf(out, "  other stream kernels, best STREAM GB/s: %s\n", others);
-        fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s  %s\n", "lbm", "prec", "MFLUP/s",
+        fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s  %s\n", "lbm", "prec", "MFLUP/s",
                 "% ceiling", "ceiling", "MFLUP/s/W", "rounds", "lowest", "flags");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
@@ -508,17 +534,18 @@ int roof_table(FILE *out, const struct csv_table *t)
                 if (best_clean) best = best_clean;
                 if (best) {
                     struct roof_eval e;
-                    char f[64], w[32], pct[32];
+                    char f[64], w[32], pct[32], name[64];
                     const struct case_stat *st = case_of(&cs, t, best);
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
                     known(w, sizeof w, "%.2f", best->mflups_per_W);
                     known(pct, sizeof pct, "%.1f", e.pct);
-                    fprintf(out, "  %-10s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s\n", r->kernel,
+                    lbm_name(t, ix + k, j - k, best, name, sizeof name);
+                    fprintf(out, "  %-12s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s\n", name,
                             r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w,
                             st->rows, st->min, f);
                 } else {
-                    fprintf(out, "  %-10s %-5s %12s %12s %10s %10s %7s %9s  failed verification\n",
+                    fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s  failed verification\n",
                             r->kernel, r->precision, "-", "-", "-", "-", "-", "-");
                 }
             }
