@@ -812,11 +812,18 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
 __device__ __forceinline__ int fluid_at(const struct lbm_layout &l, size_t i, int *d, size_t *x,
                                         size_t *y, size_t *z)
 {
-    const int soa = l.cs == 1;                 /* else AoS: i = cell x 19 + d */
-    const int rows = soa && l.pitch != l.xrow; /* interleaved: i = row 19 xrow + d xrow + x */
-    size_t r = rows ? i / l.pitch * l.xrow + i % l.xrow : soa ? i % l.dir_stride : i / 19;
-    size_t xs = r % l.xrow, ys = (r / l.xrow) % l.sy, zs = r / l.xrow / l.sy;
-    *d = (int)(rows ? i / l.xrow % 19 : soa ? i / l.dir_stride : i % 19);
+    size_t r; /* the cell's place in rows of xrow cells, as one direction's array would hold it */
+    if (l.cs != 1) { /* AoS: i = cell 19 + d */
+        r = i / 19;
+        *d = (int)(i % 19);
+    } else if (l.pitch != l.xrow) { /* interleaved rows: i = row 19 xrow + d xrow + x */
+        r = i / l.pitch * l.xrow + i % l.xrow;
+        *d = (int)(i / l.xrow % 19);
+    } else { /* 19 arrays: i = d dir_stride + cell */
+        r = i % l.dir_stride;
+        *d = (int)(i / l.dir_stride);
+    }
+    const size_t xs = r % l.xrow, ys = (r / l.xrow) % l.sy, zs = r / l.xrow / l.sy;
     *x = xs - l.ox; /* wraps to huge below the fluid */
     *y = ys - l.gy;
     *z = zs - l.gz;

@@ -9,9 +9,9 @@
 #
 # The grid, few processes with many rows each: every kernel of the backend, bgk/trt/mrt,
 # cavity/channel/periodic, sp/dp, pads 0 and 3 (odd), aligns 0/32/128 bytes, a cube and odd,
-# non-cubic boxes, 1 and 2 OpenMP threads, on the CPU both layouts (19 arrays and interleaved rows,
-# on one thread and on 2 ranks: a row's key leaves the layout out, so both must end in one state;
-# the GPU's are compared by gpu_same_state.sh); with
+# non-cubic boxes, 1 and 2 OpenMP threads, both layouts (19 arrays and interleaved rows; on the
+# CPU on one thread and on 2 ranks): a row's key leaves the layout out, so both must end in one
+# state; with
 # --mpiexec (lbm-cpu built with MPI) pull and pull_nt also on 2 ranks and on 4 ranks
 # (oversubscribed) over every 2- and 4-rank grid, x splits included, overlap on and off, every
 # halo path. Each case runs 2 warm-up updates and one timed
@@ -130,7 +130,8 @@ fi
 [ "$update" = 1 ] && [ ${#left_out[@]} -gt 0 ] && fail "--update needs the whole grid (2 CPUs, --mpiexec)"
 
 if [ "$gpu" = 1 ]; then
-    sweep gpu -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,aa,pull_aos --block 32,128
+    sweep gpu -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,aa,pull_aos --block 32,128 \
+        --layout soa,rows
 else
     sweep single -- "$all_dims" --pad 0,3 --align 0,32,128 --kernel pull,pull_nt,aa,pull_aos \
         --threads 1 --layout soa,rows
