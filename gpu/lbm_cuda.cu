@@ -178,11 +178,14 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
          * default 128-byte rows are) */
         s->local_pairs = gpu_lbm_kernel(c, GPU_AA_LOCAL_PAIRS) != NULL && s->u.l.pitch % 2 == 0 &&
                          s->u.l.dir_stride % 2 == 0;
-        /* paired: half the threads, at most 128: the paired kernel takes 94 (fp16s) to 128 (sp)
-         * registers or more a thread, so 128-thread blocks fit 4 or 5 to an SM (16 or 20 warps)
-         * where 256 fit 2 (16 warps) */
-        s->local_threads = s->local_pairs ? (s->threads / 2 + 31) / 32 * 32 : s->threads;
-        s->local_threads = s->local_threads < 128 || !s->local_pairs ? s->local_threads : 128;
+        /* paired: half the threads in whole warps, at most 128: the paired kernel takes 94
+         * (fp16s) to 128 (sp) registers or more a thread, so 128-thread blocks fit 4 or 5 to an
+         * SM (16 or 20 warps) where 256 fit 2 (16 warps) */
+        s->local_threads = s->threads;
+        if (s->local_pairs) {
+            const int half = (s->threads / 2 + 31) / 32 * 32;
+            s->local_threads = half < 128 ? half : 128;
+        }
         const long units = (long)c->ny * (long)(s->local_pairs ? (w + 1) / 2 : w);
         s->local_grid =
             dim3((unsigned)((units + s->local_threads - 1) / s->local_threads), (unsigned)c->nz);
