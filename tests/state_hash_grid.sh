@@ -11,14 +11,13 @@
 # cavity/channel/periodic, sp/dp, pads 0 and 3 (odd), aligns 0/32/128 bytes, a cube and odd,
 # non-cubic boxes, 1 and 2 OpenMP threads, both layouts (19 arrays and interleaved rows; on the
 # CPU on one thread and on 2 ranks): a row's key leaves the layout out, so both must end in one
-# state; with
-# --mpiexec (lbm-cpu built with MPI) pull and pull_nt also on 2 ranks and on 4 ranks
+# state; with --mpiexec (lbm-cpu built with MPI) pull and pull_nt also on 2 ranks and on 4 ranks
 # (oversubscribed) over every 2- and 4-rank grid, x splits included, overlap on and off, every
-# halo path. Each case runs 2 warm-up updates and one timed
-# repetition of 8: 10 updates, an even count, so aa (which rounds its steps and warm-up up to
-# even) runs as many updates as the others; --steps is never left automatic (its count depends on
-# the timing). A row's key is kernel,collision,geometry,precision,nx,ny,nz,pad,align,threads,
-# ranks,procs (threads: the block size on the GPU).
+# halo path. Each case runs 2 warm-up updates and one timed repetition of 8: 10 updates, an even
+# count, so aa (which rounds its steps and warm-up up to even) runs as many updates as the others;
+# --steps is never left automatic (its count depends on the timing). A row's key is
+# kernel,collision,geometry,precision,nx,ny,nz,pad,align,threads,ranks,procs (threads: the block
+# size on the GPU).
 #
 # Besides the baseline, rows are checked against each other. state_hash sums a hash of every
 # stored value and its global position modulo 2^64, so it does not depend on the layout, the
