@@ -201,12 +201,27 @@ cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
                                    : s->aa_even ? GPU_AA_LOCAL
                                                 : GPU_AA_NEIGHBOURS;
     const size_t stage = v == GPU_AA_NEIGHBOURS ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0;
-    cudaError_t e =
-        cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->aa_even ? s->local_grid : s->grid,
-                         dim3(s->aa_even ? s->local_threads : s->threads), args, stage, 0);
-    if (e != cudaSuccess || s->aa_even) return e;
-    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_AA_FACES), s->face_grid,
-                            dim3(s->face_threads), args, 0, 0);
+    if (s->aa_even)
+        return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->local_grid,
+                                dim3(s->local_threads), args, 0, s->q[0]);
+    /* The neighbour half's inner rows on the high-priority stream and its face rows beside them
+     * on the low-priority one: no location is touched by both launches (each is read and written
+     * by one cell's thread), so they may run together, and the block scheduler takes the face
+     * rows' blocks where the inner rows' leave an SM idle (their last wave). Queued after the
+     * inner rows, the face launch had run alone, a few hundred latency-bound blocks between two
+     * full launches. Both wait for the cell-local half before them (qev[0]); the next update
+     * waits for both (qev[1]). */
+    cudaError_t e = cudaEventRecord(s->qev[0], s->q[0]);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(s->q[1], s->qev[0], 0);
+    if (e == cudaSuccess)
+        e = cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->grid, dim3(s->threads), args, stage,
+                             s->q[0]);
+    if (e == cudaSuccess)
+        e = cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_AA_FACES), s->face_grid,
+                             dim3(s->face_threads), args, 0, s->q[1]);
+    if (e == cudaSuccess) e = cudaEventRecord(s->qev[1], s->q[1]);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(s->q[0], s->qev[1], 0);
+    return e;
 }
 
 cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k)

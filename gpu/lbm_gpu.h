@@ -115,8 +115,8 @@ static inline __host__ __device__ size_t gpu_aa_run_row(const struct lbm_layout 
 cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream);
-/* Queue one in-place aa update of s->lat[0]: the half s->aa_even names (the neighbour half: its
- * inner rows, then its face rows). */
+/* Queue one in-place aa update of s->lat[0] on s->q[0]: the half s->aa_even names (the neighbour
+ * half: its inner rows on s->q[0] and its face rows beside them on s->q[1], joined). */
 cudaError_t gpu_lbm_launch_aa(struct lbm_state *s);
 /* Fill lattice k with the initial state (k = 1: NaN poison everywhere). */
 cudaError_t gpu_lbm_launch_init(struct lbm_state *s, int k);
