@@ -202,8 +202,8 @@ cudaError_t gpu_lbm_launch_aa(struct lbm_state *s)
                                                 : GPU_AA_NEIGHBOURS;
     const size_t stage = v == GPU_AA_NEIGHBOURS ? gpu_aa_stage_bytes(s->threads, s->u.es) : 0;
     if (s->aa_even)
-        return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->local_grid,
-                                dim3(s->local_threads), args, 0, s->q[0]);
+        return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), s->local_grid, dim3(s->local_threads),
+                                args, 0, s->q[0]);
     /* The neighbour half's inner rows on the high-priority stream and its face rows beside them
      * on the low-priority one: no location is touched by both launches (each is read and written
      * by one cell's thread), so they may run together, and the block scheduler takes the face
