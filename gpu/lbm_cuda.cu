@@ -280,6 +280,8 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     float ms = 0;
     cudaError_t e = cudaSuccess;
     const enum gpu_lbm_variant v = whole_variant(s);
+    /* the events on the legacy default stream: they bracket aa's launches on s->q too, blocking
+     * streams that wait for it and it for them */
     if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen)) return 1;
     /* an interrupt stops the launches (the queue drains what was launched before) */
     for (int t = 0; t < steps && is_aa(s) && e == cudaSuccess && !interrupt_requested(); t++) {

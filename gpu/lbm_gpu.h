@@ -29,7 +29,9 @@ struct lbm_state {
     cudaEvent_t ev[2];
     double *partial;          /* GPU_LBM_CHECK_BLOCKS x 2: mass, non-finite count */
     unsigned long long *hsum; /* GPU_LBM_CHECK_BLOCKS hash partial sums */
-    cudaStream_t q[2]; /* distributed runs: 0 boundary and halo (high priority), 1 interior */
+    /* high and low priority, blocking (they and the legacy default stream wait for each other):
+     * distributed runs 0 boundary and halo, 1 interior; aa 0 its launches, 1 its face rows */
+    cudaStream_t q[2];
     int aa_even;       /* aa: the next update is the cell-local one; 0 right after init */
     int face_threads;  /* aa: threads per block of the face rows' kernel (more registers) */
     dim3 face_grid;    /* aa: its grid, one block row per face row (gpu_aa_face_rows) */
