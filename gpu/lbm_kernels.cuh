@@ -624,7 +624,7 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
     if (V == GPU_AA_LOCAL) {
         aa_local_cell<T, COLL, FORCED>(lat, (long)cell, ds, pc);
     } else if (V == GPU_AA_NEIGHBOURS) {
-        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched after this one):
+        /* rows on a y or z face are GPU_AA_FACES' (the same update, launched beside this one):
          * the block's y are not, and z is the whole block's */
         if (z == 0 || z == (long)l.nz - 1) return;
         /* rows away from the y and z faces: the x ends are selects in the same instruction
@@ -705,8 +705,8 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         }
     } else {
         /* GPU_AA_FACES, rows on a y or z face (whole warps: a block lies in one row): the
-         * neighbour half's update there, in a kernel of its own so that its registers (sp 76,
-         * dp 126, ptxas BGK; the inner rows' kernel 64 / 93) do not bound the inner rows'
+         * neighbour half's update there, in a kernel of its own so that its registers (sp 95,
+         * dp 131, ptxas BGK; the inner rows' kernel 64 / 93) do not bound the inner rows'
          * occupancy. pull.h's rule (one
          * rank, no ghosts) as selects on every axis, unrolled, both ways: f_d from slot opp(d)
          * of the cell upstream, x - c_d (across a wall: slot d of the cell, plus the lid's term
