@@ -40,7 +40,8 @@ v=$(verdicts "$tmp/gl.csv")
 [ $rc -eq 1 ] && [ "$v" = "soa:regressed rows:ok " ] && grep -q "2 case(s) compared" "$tmp/gl.err" &&
     ok "legacy raw baseline: both layouts compared with it ($v)" || bad "legacy baseline: rc $rc, '$v', $(cat "$tmp/gl.err")"
 # its roofline.csv as an older report wrote it, without the layout column
-"$rl" "$legacy" 2>/dev/null | sed 's/,[^,]*$//' >"$tmp/legacy-report.csv"
+"$rl" "$legacy" -o "$tmp/legacy-full.csv" 2>/dev/null || bad "report of the legacy baseline"
+unlabel "$tmp/legacy-full.csv" "$tmp/legacy-report.csv"
 "$rl" --baseline "$tmp/legacy-report.csv" --tolerance 3 "$cur" >"$tmp/glr.csv" 2>/dev/null; rc=$?
 v=$(verdicts "$tmp/glr.csv")
 [ $rc -eq 1 ] && [ "$v" = "soa:regressed rows:ok " ] && ! head -1 "$tmp/legacy-report.csv" | grep -q layout &&
