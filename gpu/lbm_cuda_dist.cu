@@ -35,15 +35,18 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     int ghosts = 0; /* does a cell of the box pull from a ghost layer? */
     for (int a = 0; a < 3; a++)
         ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
-    /* an interior box of whole rows (a y or z split's) two cells a thread where every pair's word
-     * is aligned, as lbm_step's whole domain (the same states: each cell's loads, collision and
-     * store are the box kernel's): on four H200s weak 1x2x2 sp +1.8%, fp16s +0.8-1.0%; an x split's
-     * interior (rows less their shell) ran it 4% slower in fp16s than one cell a thread, sp +0.3%
-     * (data/mpi/gpu-box-pairs-h200x4-2026-11-26) */
+    /* an interior box two cells a thread where every pair's word is aligned, as lbm_step's whole
+     * domain (the same states: each cell's loads, collision and store are the box kernel's): whole
+     * rows (a y or z split's; on four H200s weak 1x2x2 sp +1.8%, fp16s +0.8-1.0%:
+     * data/mpi/gpu-box-pairs-h200x4-2026-11-26), and in sp an x split's row pieces too (even start
+     * and width; two H200s, strong 512^3 x / z 0.918 -> 0.928, weak 256^3 0.918 -> 0.926:
+     * data/mpi/gpu-xsplit-pairs-h200x2-2026-11-27). fp16s's x pieces stay one cell a thread: paired
+     * they lost 4-5%, starting on a line or half a line into it (the same two records). */
     const size_t pairs = (hi[0] - lo[0]) / 2, pwide = (pairs + 31) / 32 * 32;
     const int pblock = box_block(s, pwide);
-    if (!ghosts && s->box_pairs && lo[0] == 0 && hi[0] == n[0] && n[0] % 2 == 0 &&
-        pblock <= s->box_pairs) {
+    const int whole = lo[0] == 0 && hi[0] == n[0] && n[0] % 2 == 0;
+    const int piece = s->u.c.prec == PREC_SP && lo[0] % 2 == 0 && (hi[0] - lo[0]) % 2 == 0;
+    if (!ghosts && s->box_pairs && (whole || piece) && pblock <= s->box_pairs) {
         const dim3 pg((unsigned)((pairs + pblock - 1) / pblock), g.y, g.z);
         cudaError_t e = gpu_lbm_launch_pull_pairs(s, GPU_PULL_BOX_PAIRS, pg, pblock, (int)lo[0],
                                                   (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
