@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "sysinfo.h"
 
+#include <ctype.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,24 @@ size_t sysinfo_mem_available(void)
     }
     fclose(f);
     return kb * 1024;
+}
+
+void sysinfo_nvidia_driver(const char *line, char *buf, size_t len)
+{
+    const char *p = strstr(line, "Kernel Module");
+    if (len) buf[0] = '\0';
+    if (!p) return;
+    p += strlen("Kernel Module");
+    while (*p) {
+        const size_t gap = strspn(p, " \t"), word = strcspn(p + gap, " \t\n");
+        p += gap;
+        if (word && isdigit((unsigned char)*p)) {
+            snprintf(buf, len, "%.*s", (int)word, p);
+            return;
+        }
+        p += word;
+        if (*p == '\n') return;
+    }
 }
 
 void sysinfo_timestamp(char *buf, size_t len)

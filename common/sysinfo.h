@@ -38,6 +38,13 @@ int sysinfo_cpus_allowed(void);
 /* Bytes of memory the kernel reports available now (MemAvailable); 0 if unknown. */
 size_t sysinfo_mem_available(void);
 
+/* The NVIDIA kernel module's version from the first line of /proc/driver/nvidia/version into buf:
+ * the first word after "Kernel Module" that starts with a digit, which skips the open module's
+ * "for x86_64" ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release
+ * Build ..."; the proprietary one: "... x86_64 Kernel Module  535.104.05  Sat Aug 19 ...").
+ * "" when the line has none. */
+void sysinfo_nvidia_driver(const char *line, char *buf, size_t len);
+
 /* ISO 8601 UTC, e.g. 2026-11-22T10:04:05Z. */
 void sysinfo_timestamp(char *buf, size_t len);
 

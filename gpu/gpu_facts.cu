@@ -17,15 +17,7 @@ static void read_driver(char *buf, size_t len)
     int v = 0;
     buf[0] = '\0';
     if (f) {
-        if (fgets(line, sizeof line, f)) {
-            const char *p = strstr(line, "Kernel Module");
-            if (p) {
-                p += strlen("Kernel Module");
-                while (*p == ' ')
-                    p++;
-                snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
-            }
-        }
+        if (fgets(line, sizeof line, f)) sysinfo_nvidia_driver(line, buf, len);
         fclose(f);
     }
     if (!buf[0] && cudaDriverGetVersion(&v) == cudaSuccess)
