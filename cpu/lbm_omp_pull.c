@@ -59,6 +59,17 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 
     const int regular = row_regular(s, y, z);
     const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z);
+    /* pull_nt: the end cells on a wall read by the general rule, among them slots of the cell
+     * itself (bounce-back) that no inner cell of this row reads: lines the row's loop never
+     * brought in, each end cell's first use waiting on them (perf, 2-core VM: a fifth of the time
+     * at 128-cell rows in the end function); asked for at the row's start. On the 16-core host
+     * the x split's 128-cell rows gained 4% (data/mpi/xsplit-cpu-endpf-h100-host-2026-11-27);
+     * pull, which gained on the VM, read lower there in three rounds of four and stays without */
+    if (ROW_NT && regular)
+        for (int e = 0; e < 2; e++)
+            if (!s->plan.pull_end_inner[e])
+                for (int d = 0; d < 19; d++)
+                    LBM_OMP_PREFETCH(src + row + s->plan.pull_end[e][d]);
 
     /* sources for cells away from the x ends: only y and z can cross a boundary (into a ghost
      * layer, around a periodic axis, or onto a wall); a regular row has the plan's */
