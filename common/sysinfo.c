@@ -205,15 +205,15 @@ void sysinfo_nvidia_driver(const char *line, char *buf, size_t len)
     if (len) buf[0] = '\0';
     if (!p) return;
     p += strlen("Kernel Module");
-    while (*p) {
-        const size_t gap = strspn(p, " \t"), word = strcspn(p + gap, " \t\n");
-        p += gap;
-        if (word && isdigit((unsigned char)*p)) {
+    for (;;) { /* the words after it, separated by blanks and the line's end */
+        p += strspn(p, " \t\n");
+        if (!*p) return;
+        const size_t word = strcspn(p, " \t\n");
+        if (isdigit((unsigned char)*p)) {
             snprintf(buf, len, "%.*s", (int)word, p);
             return;
         }
         p += word;
-        if (*p == '\n') return;
     }
 }
 
