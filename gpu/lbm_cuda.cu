@@ -45,8 +45,9 @@ static enum gpu_lbm_variant whole_variant(const struct lbm_state *s)
  * the precision has the kernel (pair_word: sp, fp16s) and every pair's word is aligned (the pitch
  * and the direction stride even). GPU_PULL_PAIRS, lbm_step's: on one domain, nx even, and the
  * block fits the kernel's registers (else one cell a thread, which takes any block the case check
- * let through). GPU_PULL_BOX_PAIRS, the interior boxes of a distributed run: org even (each box's
- * start and width are checked at its launch, lbm_cuda_dist.cu). */
+ * let through). GPU_PULL_BOX_PAIRS, the interior boxes of a distributed run, and
+ * GPU_PULL_BOX_PAIRS_GHOSTS, its whole rows across x faces: org even (each box's start and width
+ * are checked at its launch, lbm_cuda_dist.cu). */
 static int pairs_threads(const struct lbm_state *s, enum gpu_lbm_variant v)
 {
     const struct lbm_case *c = &s->u.c;
@@ -135,6 +136,7 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         dim3((unsigned)((c->nx + s->threads - 1) / s->threads), (unsigned)c->ny, (unsigned)c->nz);
     s->pull_pairs = pairs_threads(s, GPU_PULL_PAIRS) > 0;
     s->box_pairs = pairs_threads(s, GPU_PULL_BOX_PAIRS);
+    s->ghost_pairs = pairs_threads(s, GPU_PULL_BOX_PAIRS_GHOSTS);
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);
     if (c->kernel == LBM_AA) {

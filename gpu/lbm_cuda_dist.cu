@@ -32,9 +32,11 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     dim3 g((unsigned)((hi[0] - lo[0] + block - 1) / block), (unsigned)(hi[1] - lo[1]),
            (unsigned)(hi[2] - lo[2]));
     const size_t n[3] = {s->u.l.nx, s->u.l.ny, s->u.l.nz};
-    int ghosts = 0; /* does a cell of the box pull from a ghost layer? */
+    int across[3]; /* does a cell of the box pull from a ghost layer along axis a? */
     for (int a = 0; a < 3; a++)
-        ghosts |= (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
+        across[a] =
+            (s->u.b.neighbor[a][0] && lo[a] == 0) || (s->u.b.neighbor[a][1] && hi[a] == n[a]);
+    const int ghosts = across[0] || across[1] || across[2];
     /* an interior box two cells a thread where every pair's word is aligned, as lbm_step's whole
      * domain (the same states: each cell's loads, collision and store are the box kernel's): whole
      * rows (a y or z split's; on four H200s weak 1x2x2 sp +1.8%, fp16s +0.8-1.0%:
@@ -46,10 +48,21 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     const int pblock = box_block(s, pwide);
     const int whole = lo[0] == 0 && hi[0] == n[0] && n[0] % 2 == 0;
     const int piece = s->u.c.prec == PREC_SP && lo[0] % 2 == 0 && (hi[0] - lo[0]) % 2 == 0;
-    if (!ghosts && s->box_pairs && (whole || piece) && pblock <= s->box_pairs) {
+    /* whole rows whose only ghosts lie across x (an x split's rank with its x faces updated
+     * into their buffers: its one box), paired as well where no update writes a send buffer
+     * (lbm_halo_sent_by_update: the paired kernel writes none) */
+    const int xrows =
+        across[0] && !across[1] && !across[2] && whole && !s->xsend[0] && !s->xsend[1];
+    enum gpu_lbm_variant pv = GPU_PULL_BOX_PAIRS;
+    int ok = !ghosts && s->box_pairs && (whole || piece) && pblock <= s->box_pairs;
+    if (!ok && xrows && s->ghost_pairs && pblock <= s->ghost_pairs) {
+        pv = GPU_PULL_BOX_PAIRS_GHOSTS;
+        ok = 1;
+    }
+    if (ok) {
         const dim3 pg((unsigned)((pairs + pblock - 1) / pblock), g.y, g.z);
-        cudaError_t e = gpu_lbm_launch_pull_pairs(s, GPU_PULL_BOX_PAIRS, pg, pblock, (int)lo[0],
-                                                  (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
+        cudaError_t e = gpu_lbm_launch_pull_pairs(s, pv, pg, pblock, (int)lo[0], (int)hi[0],
+                                                  (int)lo[1], (int)lo[2], s->q[queue]);
         return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err,
                          errlen);
     }
@@ -204,12 +217,15 @@ extern "C" size_t lbm_shell_x_cells(void)
     return 32;
 }
 
-/* Shells: on 128-byte rows (row_align_split_x) the 32-cell shells and the pack from them took less
- * time before the send than updating the faces again, whose 19 loads a cell read one value per
- * sector (data/mpi/xfaces-h100-2026-11-23) */
-extern "C" int lbm_x_faces_updated(void)
+/* Faces updated: the x faces' cells into their send buffers first (one value a 64-byte fetch,
+ * about 0.1 ms at 512 x 512 cells), then every row whole and, in sp and fp16s, two cells a
+ * thread (GPU_PULL_BOX_PAIRS_GHOSTS), the received face read in place. On two H200s at 512^3
+ * x / z against the 32-cell shells: sp 0.934 / 0.933, dp 0.965 / 0.943, fp16s 0.917 / 0.884;
+ * fp16c, with no paired kernel and near its issue limit, 0.882 / 0.924, keeps the shells
+ * (data/mpi/gpu-xsplit-update2-h200x2-2026-11-27) */
+extern "C" int lbm_x_faces_updated(enum prec p)
 {
-    return 0;
+    return p != PREC_FP16C;
 }
 
 extern "C" int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)

@@ -16,7 +16,8 @@
 /* The instance of variant v for value type T, collision C and forcing F */
 template <typename T, int C, int F> static const void *variant_fn(enum gpu_lbm_variant v)
 {
-    if ((v == GPU_PULL_PAIRS || v == GPU_PULL_BOX_PAIRS) && !pair_word<T>::pull)
+    if ((v == GPU_PULL_PAIRS || v == GPU_PULL_BOX_PAIRS || v == GPU_PULL_BOX_PAIRS_GHOSTS) &&
+        !pair_word<T>::pull)
         return NULL; /* no paired kernels for T */
     if (v == GPU_AA_LOCAL_PAIRS && !pair_word<T>::local) return NULL;
     switch (v) {
@@ -177,7 +178,8 @@ cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant 
 {
     const void *src = s->lat[s->cur];
     void *dst = s->lat[1 - s->cur];
-    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0};
+    struct gpu_xghosts xg = xghosts_of(s);
+    void *args[] = {&src, &dst, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &xg};
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
 }
 

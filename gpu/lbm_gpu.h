@@ -39,6 +39,7 @@ struct lbm_state {
     dim3 pair_grid;    /* its grid: s->threads pairs of cells a block */
     int box_pairs;     /* pull, sp or fp16s, words aligned: GPU_PULL_BOX_PAIRS's most threads a
                           block for interior boxes (0: GPU_PULL_BOX) */
+    int ghost_pairs;   /* the same for GPU_PULL_BOX_PAIRS_GHOSTS (x ghosts alone) */
     int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* the cell-local half's threads per block (paired: at most 128) */
     dim3 local_grid;   /* its grid: (blocks a plane, nz); s->grid is the neighbour half's */
@@ -67,7 +68,8 @@ struct lbm_state {
     X(GPU_AA_FACES, aa_kernel)          /* aa's first update on the rows on a y or z face */       \
     X(GPU_AA_LOCAL_PAIRS, aa_pairs_kernel)   /* GPU_AA_LOCAL, sp and 16-bit: two cells a thread */ \
     X(GPU_PULL_PAIRS, pull_pairs_kernel)     /* GPU_PULL, sp and fp16s: two cells a thread */      \
-    X(GPU_PULL_BOX_PAIRS, pull_pairs_kernel) /* GPU_PULL_BOX, sp and fp16s: the same */
+    X(GPU_PULL_BOX_PAIRS, pull_pairs_kernel) /* GPU_PULL_BOX, sp and fp16s: the same */            \
+    X(GPU_PULL_BOX_PAIRS_GHOSTS, pull_pairs_kernel) /* whole rows of GPU_PULL_BOX_GHOSTS: same */
 
 #define GPU_LBM_VARIANT_ENUM_(v, kernel) v,
 enum gpu_lbm_variant { GPU_LBM_VARIANTS(GPU_LBM_VARIANT_ENUM_) GPU_LBM_VARIANT_COUNT };
@@ -113,7 +115,8 @@ static inline __host__ __device__ size_t gpu_aa_run_row(const struct lbm_layout 
 /* Queue one update of the box [x0, x1) x [y0, y0 + g.y) x [z0, z0 + g.z) from s->lat[s->cur]
  * into the other lattice with `block` threads (two cells each) per block on `stream`:
  * GPU_PULL_PAIRS, the whole domain (s->pull_pairs: 0, nx, 0, 0, s->pair_grid), or
- * GPU_PULL_BOX_PAIRS, an interior box (s->box_pairs). */
+ * GPU_PULL_BOX_PAIRS, an interior box (s->box_pairs), or GPU_PULL_BOX_PAIRS_GHOSTS, a box of
+ * whole rows whose only ghost layers lie across x (s->ghost_pairs). */
 cudaError_t gpu_lbm_launch_pull_pairs(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g,
                                       int block, int x0, int x1, int y0, int z0,
                                       cudaStream_t stream);

@@ -438,10 +438,12 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
 #undef GPU_STORE_
 }
 
-/* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), or of an
- * interior box, which reads none (GPU_PULL_BOX's; org: l.org there, 0 on a whole domain), for
- * pull_pairs_kernel: loads as pull_kernel's face rows, collision, stores */
-template <typename T, int COLL, int FORCED>
+/* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), of an
+ * interior box, which reads none (GPU_PULL_BOX's; org: l.org there, 0 on a whole domain), or with
+ * GH of a box that reads ghost layers (GPU_PULL_BOX_GHOSTS's rule: a side facing another rank is
+ * its ghost cell, of an x face the ring that face_ring_kernel unpacks), for pull_pairs_kernel:
+ * loads as pull_kernel's face rows, collision, stores */
+template <typename T, int COLL, int FORCED, int GH>
 __device__ __forceinline__ void
 pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_layout &l,
                const struct lbm_bounds &b, const typename coll_of<T>::type &pc, long org, long x,
@@ -453,7 +455,9 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
     const long base = org + (z * (long)l.sy + y) * pitch + x;
     const long nx = (long)l.nx, ny = (long)l.ny, nz = (long)l.nz;
     const int perx = b.periodic[0], pery = b.periodic[1], perz = b.periodic[2];
-    const int gx0 = 0, gx1 = 0, gy0 = 0, gy1 = 0, gz0 = 0, gz1 = 0; /* no ghost layers */
+    const int gx0 = GH && b.neighbor[0][0], gx1 = GH && b.neighbor[0][1];
+    const int gy0 = GH && b.neighbor[1][0], gy1 = GH && b.neighbor[1][1];
+    const int gz0 = GH && b.neighbor[2][0], gz1 = GH && b.neighbor[2][1];
     const int lidz = b.lid_ux != 0.0 && !perz;
     LBM_D3Q19(GPU_PULL_LOADF_)
     collide<COLL, FORCED>(f, &pc);
@@ -479,15 +483,22 @@ pull_face_cell(const T *__restrict__ src, T *__restrict__ dst, const struct lbm_
  * GPU_PULL_BOX_PAIRS: the same over the box [x0, x1) x [y0, y0 + gridDim.y) x [z0, z0 + gridDim.z)
  * of a sub-domain with ghost layers that reads none (a distributed rank's interior, GPU_PULL_BOX's
  * cells: its x ends, where it reaches them, are walls or the wrap, as a whole domain's), where
- * org + x0 and x1 - x0 are even too (lbm_cuda_dist.cu). */
+ * org + x0 and x1 - x0 are even too (lbm_cuda_dist.cu). GPU_PULL_BOX_PAIRS_GHOSTS: whole rows of
+ * a box whose x ends face other ranks (an x split's rank where its x faces are updated into
+ * their send buffers, LBMR_X_FACES=update): the pair at such an end reads the ghost cell across
+ * it, or the received face in xg.r where that is read in place (PAIR_LOADP_; GPU_PULL_BOX_GHOSTS's
+ * values, so the same states). */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
 __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst,
                                   struct lbm_layout l, struct lbm_bounds b,
-                                  typename coll_of<T>::type p, int x0, int x1, int y0, int z0)
+                                  typename coll_of<T>::type p, int x0, int x1, int y0, int z0,
+                                  struct gpu_xghosts xg)
 {
-    static_assert(V == GPU_PULL_PAIRS || V == GPU_PULL_BOX_PAIRS, "pull's paired kernel");
+    static_assert(V == GPU_PULL_PAIRS || V == GPU_PULL_BOX_PAIRS || V == GPU_PULL_BOX_PAIRS_GHOSTS,
+                  "pull's paired kernel");
     if (!pair_word<T>::pull) return; /* never launched */
-    const int box = V == GPU_PULL_BOX_PAIRS;
+    const int box = V == GPU_PULL_BOX_PAIRS || V == GPU_PULL_BOX_PAIRS_GHOSTS;
+    const int GH = V == GPU_PULL_BOX_PAIRS_GHOSTS;
     const long x = (box ? (long)x0 : 0L) + 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
     const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
     const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z, nx = (long)l.nx;
@@ -497,12 +508,20 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
     if (!(y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1)) {
 #pragma unroll 1
         for (int k = 0; k < 2; k++)
-            pull_face_cell<T, COLL, FORCED>(src, dst, l, b, pc, org, x + k, y, z);
+            pull_face_cell<T, COLL, FORCED, V == GPU_PULL_BOX_PAIRS_GHOSTS>(src, dst, l, b, pc, org,
+                                                                            x + k, y, z);
         return;
     }
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
     const long c = org + (z * (long)l.sy + y) * pitch + x; /* even */
-    const int perx = b.periodic[0], lo_end = x == 0, hi_end = x + 2 == nx;
+    const int perx = b.periodic[0];
+    /* an x end facing another rank (GH only) reads across it as an inner pair does: the ghost
+     * cell, or the received face where that is read in place (xr0, xr1: at the end's lane) */
+    const int glo = GH && b.neighbor[0][0], ghi = GH && b.neighbor[0][1];
+    const int lo_end = x == 0 && !glo, hi_end = x + 2 == nx && !ghi;
+    const T *const xr0 = GH && x == 0 && glo ? (const T *)xg.r[0] : NULL;
+    const T *const xr1 = GH && x + 2 == nx && ghi ? (const T *)xg.r[1] : NULL;
+    const long fyz = (long)l.ny * (long)l.nz, fc = z * (long)l.ny + y;
     typedef typename pair_word<T>::W W;
     const W *ws = reinterpret_cast<const W *>(src);
     W *wd = reinterpret_cast<W *>(dst);
@@ -527,7 +546,34 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
         f[i] = v.x;                                                                                \
         g[i] = v.y;                                                                                \
     }
-    LBM_D3Q19(PAIR_LOAD_)
+/* GH: the source across the pair is one value at a pointer (the ghost cell, the received face,
+ * the wall's own slot or the wrap), the other the half of the pair's own word. A word join there
+ * read the ghost line beside the row and replaced a half after the other loads, and the box ran
+ * 4% longer; a join in the warps without an x end (pointers only at the ends) gave sp nothing
+ * and cost fp16s 2-3% (two H200s, data/mpi/gpu-xsplit-update2-h200x2-2026-11-27) */
+#define PAIR_LOADP_(i, cx, cy, cz, o)                                                              \
+    {                                                                                              \
+        const long at = (i)*ds + c - (cy)*pitch - (cz)*plane;                                      \
+        const float2 v = pair_word<T>::get(__ldg(ws + (at >> 1)));                                 \
+        const long fo = GPU_XSLOT(i) / 2 * fyz + fc - (cz) * (long)l.ny - (cy);                    \
+        f[i] = v.x;                                                                                \
+        g[i] = v.y;                                                                                \
+        if ((cx) > 0) {                                                                            \
+            const long a = lo_end ? (perx ? at + nx - 1 : (o)*ds + c) : at - 1;                    \
+            f[i] = gpu_ldg(xr0 != NULL ? xr0 + fo : src + a);                                      \
+            g[i] = v.x;                                                                            \
+        } else if ((cx) < 0) {                                                                     \
+            const long a = hi_end ? (perx ? at + 2 - nx : (o)*ds + c + 1) : at + 2;                \
+            f[i] = v.y;                                                                            \
+            g[i] = gpu_ldg(xr1 != NULL ? xr1 + fo : src + a);                                      \
+        }                                                                                          \
+    }
+    if (GH) {
+        LBM_D3Q19(PAIR_LOADP_)
+    } else {
+        LBM_D3Q19(PAIR_LOAD_)
+    }
+#undef PAIR_LOADP_
 #undef PAIR_LOAD_
     collide<COLL, FORCED>(f, &pc);
     collide<COLL, FORCED>(g, &pc);

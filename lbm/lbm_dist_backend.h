@@ -74,9 +74,9 @@ void lbm_swap(struct lbm_state *s);
 /* Cells across each x shell of a distributed update (decomp_boxes): the width at which the
  * backend updates a box a few cells wide along x about as fast per cell as the interior. */
 size_t lbm_shell_x_cells(void);
-/* 1 where the backend is faster with x faces' halos updated into their buffers
+/* 1 where the backend is faster at precision p with x faces' halos updated into their buffers
  * (lbm_halo_update) and no x shells, 0 with x shells (the default of LBMR_X_FACES, dist.c). */
-int lbm_x_faces_updated(void);
+int lbm_x_faces_updated(enum prec p);
 /* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open.
  * *first_on_device: 1 when no lower rank of the node uses the same device (its power meter
  * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its

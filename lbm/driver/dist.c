@@ -16,13 +16,13 @@ int dist_dims_create(int n, int procs[3])
     return decomp_dims(n, procs);
 }
 
-/* LBMR_X_FACES (a study switch: the backend's choice when unset) into *updated: 1 where the x
- * faces' halos are updated into their buffers beside the interior ("update"), 0 where x shells
- * are updated before the exchange and packed ("shells") */
-static int x_faces(int *updated, char *err, size_t errlen)
+/* LBMR_X_FACES (a study switch: the backend's choice for precision p when unset) into *updated:
+ * 1 where the x faces' halos are updated into their buffers beside the interior ("update"), 0
+ * where x shells are updated before the exchange and packed ("shells") */
+static int x_faces(enum prec p, int *updated, char *err, size_t errlen)
 {
     const char *v = getenv("LBMR_X_FACES");
-    *updated = lbm_x_faces_updated();
+    *updated = lbm_x_faces_updated(p);
     if (!v || !*v) return 0;
     if (strcmp(v, "update") == 0 || strcmp(v, "shells") == 0) {
         *updated = strcmp(v, "update") == 0;
@@ -35,7 +35,7 @@ static int x_faces(int *updated, char *err, size_t errlen)
 int dist_x_faces_check(char *err, size_t errlen)
 {
     int updated;
-    return x_faces(&updated, err, errlen);
+    return x_faces(PREC_SP, &updated, err, errlen);
 }
 
 /* the halos and boxes of this rank's part, from its place in the rank grid */
@@ -46,7 +46,7 @@ static void plan(struct dist_run *r, const int coords[3], const int procs[3], co
     char err[96];
     r->nh = decomp_halos(n, &r->c.place, coords, procs, periodic, g);
     /* a bad value was refused at start-up (dist_x_faces_check); x_faces leaves the default */
-    (void)x_faces(&r->x_update, err, sizeof err);
+    (void)x_faces(r->c.prec, &r->x_update, err, sizeof err);
     for (int k = 0; k < r->nh; k++) {
         r->h[k].g = g[k];
         r->h[k].node_peer = dist_comm_node_rank(r->comm, g[k].peer);
