@@ -11,14 +11,15 @@ for b in B:
     for r in rs: st[key(r)].add((r['state_hash'], r['verified']))
     diff = sum(1 for r in rs if st0.get(key(r) + (r['procs'],)) != r['state_hash'])
     print(f'states {b}: rows {len(rs)}, cases {len(st)}, one state on every grid and verified: {sum(1 for v in st.values() if len(v) == 1 and next(iter(v))[1] == "pass")}, rows differing from {B[0]}: {diff}')
-med = lambda a: sorted(a)[len(a)//2]
+import statistics
+med = statistics.median
 for f in ('s', 'w'):
     v = collections.defaultdict(list)
     for b in B:
         for r in rows(f'{f}-{b}.csv'):
             if r['verified'] != 'pass': print('NOT VERIFIED', f, b, r['precision'], r['procs'])
             v[(r['precision'], b, r['procs'])].append(float(r['mflups_med']))
-    for p in ('sp', 'dp', 'fp16s'):
+    for p in ('sp', 'dp', 'fp16s', 'fp16c'):
         for b in B:
             x, z = v.get((p, b, '2x1x1')), v.get((p, b, '1x1x2'))
             if x and z: print({'s': 'strong 512^3', 'w': 'weak 256^3'}[f], p, b, 'x', ' '.join(f'{a:.0f}' for a in x), 'z', ' '.join(f'{a:.0f}' for a in z), f'x/z {med(x)/med(z):.3f}')
