@@ -98,7 +98,8 @@ extern "C" {
     X(DBL, cpu_clock_MHz)                                                                          \
     X(DBL, cpu_clock_low_MHz)                                                                      \
     X(OPT, reps_disturbed)                                                                         \
-    X(STR, layout)
+    X(STR, layout)                                                                                 \
+    X(STR, x_faces)
 
 #define CSV_FIELD_INT(name) int64_t name;
 #define CSV_FIELD_OPT(name) int64_t name;

@@ -128,8 +128,9 @@ extern "C" int lbm_halo_in_place(struct lbm_state *s, int side, const int dirs[5
     return 0;
 }
 
-/* Every box kernel with ghosts writes an x face's send buffer as it updates the face's cells,
- * which saves the pack after the update, one 32-byte sector read a value */
+/* Every one-cell box kernel with ghosts writes an x face's send buffer as it updates the face's
+ * cells, which saves the pack after the update, one 32-byte sector read a value (the paired
+ * GPU_PULL_BOX_PAIRS_GHOSTS writes none: lbm_update_box takes it only where no buffer is set) */
 extern "C" int lbm_halo_sent_by_update(struct lbm_state *s, int side, const int dirs[5], void *buf)
 {
     if (!xslots_ok(dirs)) return 0;

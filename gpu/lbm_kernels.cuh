@@ -229,7 +229,8 @@ struct dirset {
  * the ghost layer x = -1, which holds the populations with c_x = +1; side 1: x = nx, c_x = -1);
  * w: the send buffer, which the update writes as it updates the face's cells (side 0: x = 0's
  * populations with c_x = -1; side 1: x = nx - 1's, c_x = +1) instead of a pack after it. NULL:
- * the ghost cells in the lattice, the pack. Only the kernels that read ghost layers take them. */
+ * the ghost cells in the lattice, the pack. Only the kernels that read ghost layers use them (the
+ * paired kernel takes them in every variant, GPU_PULL_BOX_PAIRS_GHOSTS alone reads r). */
 struct gpu_xghosts {
     const void *r[2];
     void *w[2];
@@ -363,8 +364,8 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
          * physical walls beside its neighbours' faces) issue their 19 loads at once as the rows
          * above do instead of one branch per direction. The same values: a wall's source is the
          * cell's own opposite slot, plus the lid's term where z - c_z = nz; a side facing
-         * another rank (GPU_PULL_BOX_GHOSTS and GPU_PULL_HALO only: the interior box never
-         * reaches one) is no wall and no wrap, the plain offset reads its ghost cell (of an x
+         * another rank (GPU_PULL_BOX_GHOSTS and GPU_PULL_HALO only: GPU_PULL_BOX's boxes never
+         * reach one) is no wall and no wrap, the plain offset reads its ghost cell (of an x
          * face read in place too: the ring these rows read is unpacked, face_ring_kernel; a
          * select for the buffer here took the box kernels from 47 to 104 registers in sp) */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
@@ -550,7 +551,7 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
  * the wall's own slot or the wrap), the other the half of the pair's own word. A word join there
  * read the ghost line beside the row and replaced a half after the other loads, and the box ran
  * 4% longer; a join in the warps without an x end (pointers only at the ends) gave sp nothing
- * and cost fp16s 2-3% (two H200s, data/mpi/gpu-xsplit-update2-h200x2-2026-11-27) */
+ * and cost fp16s 3-4% (two H200s, data/mpi/gpu-xsplit-update2-h200x2-2026-11-27) */
 #define PAIR_LOADP_(i, cx, cy, cz, o)                                                              \
     {                                                                                              \
         const long at = (i)*ds + c - (cy)*pitch - (cz)*plane;                                      \

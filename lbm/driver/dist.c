@@ -47,6 +47,7 @@ static void plan(struct dist_run *r, const int coords[3], const int procs[3], co
     r->nh = decomp_halos(n, &r->c.place, coords, procs, periodic, g);
     /* a bad value was refused at start-up (dist_x_faces_check); x_faces leaves the default */
     (void)x_faces(r->c.prec, &r->x_update, err, sizeof err);
+    r->x_split = procs[0] > 1;
     for (int k = 0; k < r->nh; k++) {
         r->h[k].g = g[k];
         r->h[k].node_peer = dist_comm_node_rank(r->comm, g[k].peer);
@@ -117,6 +118,11 @@ void dist_sum(struct dist_run *r, double *mass, size_t *nonfinite, uint64_t *has
 int dist_any(struct dist_run *r, int flag)
 {
     return r->size > 1 ? dist_comm_max_int(r->comm, flag) : flag;
+}
+
+const char *dist_x_faces_used(const struct dist_run *r)
+{
+    return !r->x_split ? "" : r->x_update ? "update" : "shells";
 }
 
 int dist_run_rank(const struct dist_run *r)

@@ -63,6 +63,9 @@ int dist_neighbours(const struct dist_run *r); /* halo messages this rank sends 
 /* the paths this rank's halos take: "device", "node", "host" or a mix ("node+host"); "" without
  * neighbours */
 const char *dist_halo_used(const struct dist_run *r);
+/* how the x faces' halos are made where the run's grid splits x: "update" (updated into their
+ * buffers, whole rows after) or "shells" (LBMR_X_FACES, dist.c); "" where it does not */
+const char *dist_x_faces_used(const struct dist_run *r);
 void dist_case_end(struct dist_run *r); /* frees; collective over the job */
 /* The largest v over the run's ranks, and element-wise sums of v[0..n) (NaN anywhere stays NaN):
  * collective over the run's ranks. */

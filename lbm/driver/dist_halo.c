@@ -194,34 +194,36 @@ static size_t wire_bytes(const struct halo *h)
     return h->via == VIA_NODE ? 0 : h->bytes;
 }
 
-/* Post this exchange's receives. The neighbour at c_dir sends its own opposite halo: tagged with
- * its direction. */
-static int post_receives(struct dist_run *r, char *err, size_t errlen)
+/* An x face's halo where x faces are updated: the interior box of the update before reads the
+ * received face in place beside its exchange, so MPI may write rbuf[f] (VIA_DEVICE: CUDA-aware MPI
+ * writes GPU memory itself) only once that box has run, which the boundary queue's wait in
+ * dist_halo_send ensures (lbm_queues_join made it wait for the interior queue): its receive is
+ * posted there. Every other receive is posted before the pack, as early as can be. */
+static int receives_late(const struct halo *h)
+{
+    return h->updated;
+}
+
+/* Post this exchange's receives, the late ones or the others. The neighbour at c_dir sends its
+ * own opposite halo: tagged with its direction. */
+static int post_receives(struct dist_run *r, int late, char *err, size_t errlen)
 {
     const int f = r->flip;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
-        if (dist_comm_irecv(r->comm, wire_buffer(h, h->rbuf[f], h->rhost[f]), wire_bytes(h),
+        if (receives_late(h) == late &&
+            dist_comm_irecv(r->comm, wire_buffer(h, h->rbuf[f], h->rhost[f]), wire_bytes(h),
                             h->g.peer, lbm_opp[h->g.dir], k, err, errlen))
             return 1;
     }
     return 0;
 }
 
-/* Where x faces are updated, the interior box of the update before reads a received face in place
- * beside its exchange: MPI may write rbuf[f] (VIA_DEVICE) only once that box has run, which the
- * boundary queue's wait in dist_halo_send ensures (lbm_queues_join made it wait for the interior
- * queue), so their receives are posted there; else before the pack, as early as can be. */
-static int receives_late(const struct dist_run *r)
-{
-    return r->x_update;
-}
-
 int dist_halo_pack(struct dist_run *r, enum dist_pack how, char *err, size_t errlen)
 {
     struct lbm_state *s = r->s;
     const int f = r->flip;
-    if (!receives_late(r) && post_receives(r, err, errlen)) return 1;
+    if (post_receives(r, 0, err, errlen)) return 1;
     for (int k = 0; k < r->nh; k++) {
         struct halo *h = &r->h[k];
         const int written = h->by_update && how != DIST_PACK_PRIME;
@@ -241,7 +243,7 @@ int dist_halo_pack(struct dist_run *r, enum dist_pack how, char *err, size_t err
 int dist_halo_send(struct dist_run *r, char *err, size_t errlen)
 {
     if (lbm_wait(r->s, LBM_QUEUE_EDGE, err, errlen)) return 1;
-    if (receives_late(r) && post_receives(r, err, errlen)) return 1;
+    if (post_receives(r, 1, err, errlen)) return 1;
     if (r->vias & 1 << VIA_NODE)
         dist_comm_window_sync(r->comm); /* the copies into the neighbours' buffers come first */
     for (int k = 0; k < r->nh; k++) {

@@ -23,7 +23,9 @@ struct halo {
     /* Receive buffers come in pairs, used on alternate updates: a receive is posted before the
      * previous update's copy out of its buffer (queued on the device) has surely run, and with
      * a neighbour ahead by one update its data would otherwise overwrite the buffer under that
-     * copy (seen on 4 H200s in a line: wrong states, intermittently) */
+     * copy (seen on 4 H200s in a line: wrong states, intermittently); where x faces are
+     * updated, the next update's boxes also read an x face's buffer in place beside the
+     * exchange after it, whose receive is therefore posted late (dist_halo.c) */
     void *sbuf, *rbuf[2];   /* backend memory */
     void *shost, *rhost[2]; /* staging copies in host memory (NULL when MPI takes sbuf/rbuf) */
     void *phost[2];         /* VIA_NODE: the neighbour's rhost[], where this rank's halo goes */
@@ -44,6 +46,7 @@ struct dist_run {
     size_t box_lo[DECOMP_MAX_BOXES][3], box_hi[DECOMP_MAX_BOXES][3]; /* decomp_boxes */
     int nbox;
     int x_update; /* no x shells: the x faces' halos are updated into their buffers */
+    int x_split;  /* the run's rank grid splits x (procs[0] > 1) */
     int flip;     /* which receive buffer of each pair this exchange uses */
     struct lbm_state *s;
 };
@@ -55,7 +58,9 @@ enum dist_pack { DIST_PACK_PRIME, DIST_PACK_SHELLS, DIST_PACK_WHOLE };
  * update with them): post the receives and pack every halo from the next lattice (after the
  * shells the halos marked updated are updated from the current lattice into their buffers
  * instead, as the interior has not run yet; after an update the halos its boxes wrote need
- * nothing); send once packed; wait and unpack into the next lattice's ghost layers. */
+ * nothing); send once packed (the updated halos' receives posted there); wait and unpack into
+ * the next lattice's ghost layers, or leave an x face where it arrived for the backend to read
+ * (lbm_halo_in_place). */
 int dist_halo_pack(struct dist_run *r, enum dist_pack how, char *err, size_t errlen);
 int dist_halo_send(struct dist_run *r, char *err, size_t errlen);
 int dist_halo_finish(struct dist_run *r, char *err, size_t errlen);

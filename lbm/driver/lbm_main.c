@@ -49,7 +49,8 @@ struct dist_facts {
     double comm_s;         /* per update: time the exchange added (median minus compute-only) */
     uint64_t hash;
     int overlap;
-    char halo[24]; /* the paths the halos took (dist_halo_used) */
+    char halo[24];   /* the paths the halos took (dist_halo_used) */
+    char x_faces[8]; /* how the x faces' halos were made (dist_x_faces_used) */
 };
 
 static const char *prog = "lbm";
@@ -125,6 +126,7 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     if (ranks > 1) {
         csv_set(r->overlap, df->overlap ? "on" : "off");
         csv_set(r->halo, df->halo);
+        csv_set(r->x_faces, df->x_faces);
     }
     { /* the physics as the kernels see it: no lid but the cavity's, no force but the channel's */
         struct lbm_bounds b;
@@ -415,6 +417,7 @@ static int run_case(void *ctx, struct runner *rn, const void *cp, const char *wh
     failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
              dist_attach(run, s, u->halo, err, sizeof err) || lbm_init(s, err, sizeof err);
     snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));
+    snprintf(df.x_faces, sizeof df.x_faces, "%s", dist_x_faces_used(run));
     rn->quiet.threads = used.threads; /* the probe times the kernel's own team */
     if (dist_any(run, failed) || dist_prime(run, s, err, sizeof err) ||
         measure(x, rn, run, s, u, ranks, &m, &df, err, sizeof err))
