@@ -557,16 +557,17 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
         const long at = (i)*ds + c - (cy)*pitch - (cz)*plane;                                      \
         const float2 v = pair_word<T>::get(__ldg(ws + (at >> 1)));                                 \
         const long fo = GPU_XSLOT(i) / 2 * fyz + fc - (cz) * (long)l.ny - (cy);                    \
-        f[i] = v.x;                                                                                \
-        g[i] = v.y;                                                                                \
-        if ((cx) > 0) {                                                                            \
+        if ((cx) > 0) { /* sources x - 1 (the pointer), x */                                       \
             const long a = lo_end ? (perx ? at + nx - 1 : (o)*ds + c) : at - 1;                    \
             f[i] = gpu_ldg(xr0 != NULL ? xr0 + fo : src + a);                                      \
             g[i] = v.x;                                                                            \
-        } else if ((cx) < 0) {                                                                     \
+        } else if ((cx) < 0) { /* sources x + 1, x + 2 (the pointer) */                            \
             const long a = hi_end ? (perx ? at + 2 - nx : (o)*ds + c + 1) : at + 2;                \
             f[i] = v.y;                                                                            \
             g[i] = gpu_ldg(xr1 != NULL ? xr1 + fo : src + a);                                      \
+        } else {                                                                                   \
+            f[i] = v.x;                                                                            \
+            g[i] = v.y;                                                                            \
         }                                                                                          \
     }
     if (GH) {
