@@ -48,21 +48,17 @@ extern "C" int lbm_update_box(struct lbm_state *s, const size_t lo[3], const siz
     const int pblock = box_block(s, pwide);
     const int whole = lo[0] == 0 && hi[0] == n[0] && n[0] % 2 == 0;
     const int piece = s->u.c.prec == PREC_SP && lo[0] % 2 == 0 && (hi[0] - lo[0]) % 2 == 0;
+    const int inner = !ghosts && s->box_pairs && (whole || piece) && pblock <= s->box_pairs;
     /* whole rows whose only ghosts lie across x (an x split's rank with its x faces updated
      * into their buffers: its one box), paired as well where no update writes a send buffer
      * (lbm_halo_sent_by_update: the paired kernel writes none) */
-    const int xrows =
-        across[0] && !across[1] && !across[2] && whole && !s->xsend[0] && !s->xsend[1];
-    enum gpu_lbm_variant pv = GPU_PULL_BOX_PAIRS;
-    int ok = !ghosts && s->box_pairs && (whole || piece) && pblock <= s->box_pairs;
-    if (!ok && xrows && s->ghost_pairs && pblock <= s->ghost_pairs) {
-        pv = GPU_PULL_BOX_PAIRS_GHOSTS;
-        ok = 1;
-    }
-    if (ok) {
+    const int xrows = across[0] && !across[1] && !across[2] && whole && !s->xsend[0] &&
+                      !s->xsend[1] && s->ghost_pairs && pblock <= s->ghost_pairs;
+    if (inner || xrows) { /* never both: xrows reads ghosts */
         const dim3 pg((unsigned)((pairs + pblock - 1) / pblock), g.y, g.z);
-        cudaError_t e = gpu_lbm_launch_pull_pairs(s, pv, pg, pblock, (int)lo[0], (int)hi[0],
-                                                  (int)lo[1], (int)lo[2], s->q[queue]);
+        cudaError_t e = gpu_lbm_launch_pull_pairs(
+            s, inner ? GPU_PULL_BOX_PAIRS : GPU_PULL_BOX_PAIRS_GHOSTS, pg, pblock, (int)lo[0],
+            (int)hi[0], (int)lo[1], (int)lo[2], s->q[queue]);
         return gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err,
                          errlen);
     }
