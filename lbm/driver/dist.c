@@ -16,16 +16,16 @@ int dist_dims_create(int n, int procs[3])
     return decomp_dims(n, procs);
 }
 
-/* LBMR_X_FACES (a study switch: the backend's choice for precision p when unset) into *updated:
- * 1 where the x faces' halos are updated into their buffers beside the interior ("update"), 0
- * where x shells are updated before the exchange and packed ("shells") */
-static int x_faces(enum prec p, int *updated, char *err, size_t errlen)
+/* LBMR_X_FACES (a study switch) into *asked: 1 "update" (the x faces' halos updated into their
+ * buffers beside the interior), 0 "shells" (x shells updated before the exchange and packed), -1
+ * unset (the backend's choice for the case's precision, lbm_x_faces_updated) or refused */
+static int x_faces_asked(int *asked, char *err, size_t errlen)
 {
     const char *v = getenv("LBMR_X_FACES");
-    *updated = lbm_x_faces_updated(p);
+    *asked = -1;
     if (!v || !*v) return 0;
     if (strcmp(v, "update") == 0 || strcmp(v, "shells") == 0) {
-        *updated = strcmp(v, "update") == 0;
+        *asked = strcmp(v, "update") == 0;
         return 0;
     }
     snprintf(err, errlen, "LBMR_X_FACES=%.40s: accepted are update, shells (or unset)", v);
@@ -34,8 +34,8 @@ static int x_faces(enum prec p, int *updated, char *err, size_t errlen)
 
 int dist_x_faces_check(char *err, size_t errlen)
 {
-    int updated;
-    return x_faces(PREC_SP, &updated, err, errlen);
+    int asked;
+    return x_faces_asked(&asked, err, errlen);
 }
 
 /* the halos and boxes of this rank's part, from its place in the rank grid */
@@ -44,9 +44,11 @@ static void plan(struct dist_run *r, const int coords[3], const int procs[3], co
     const size_t n[3] = {r->c.nx, r->c.ny, r->c.nz};
     struct decomp_halo g[DECOMP_MAX_HALOS];
     char err[96];
+    int asked;
     r->nh = decomp_halos(n, &r->c.place, coords, procs, periodic, g);
-    /* a bad value was refused at start-up (dist_x_faces_check); x_faces leaves the default */
-    (void)x_faces(r->c.prec, &r->x_update, err, sizeof err);
+    /* a bad value was refused at start-up (dist_x_faces_check) */
+    (void)x_faces_asked(&asked, err, sizeof err);
+    r->x_update = asked >= 0 ? asked : lbm_x_faces_updated(r->c.prec);
     r->x_split = procs[0] > 1;
     for (int k = 0; k < r->nh; k++) {
         r->h[k].g = g[k];
