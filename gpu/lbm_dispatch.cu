@@ -259,7 +259,9 @@ static int unpack_mode(const struct lbm_state *s, const void *lat, const long lo
         return 1;
     const long lead = (ox + lo[0]) % e;
     if (lo[0] == -1) return lead == e - 1 && ox >= e ? 2 + (int)lead : 1;
-    if (lo[0] == nx) return lead == 0 && ox + nx + e <= (long)l->xrow ? 2 : 1;
+    /* cell nx: in its row's padding, or at the next row's slot 0 (lbm_layout_make_halo), whose
+     * sector holds only padding where that row's ghost cell -1 lies past it */
+    if (lo[0] == nx) return lead == 0 && (ox + nx + e <= (long)l->xrow || ox > e) ? 2 : 1;
     return 1;
 }
 

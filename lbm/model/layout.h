@@ -1,17 +1,17 @@
 /* layout.h: padded structure-of-arrays indexing (and, for one study, array of structures).
  * Direction d of cell (x, y, z) lives at d * dir_stride + (org + (z * sy + y) * pitch + x) * cs;
- * SoA (every kernel but pull_aos): cs = 1, pitch = ox + nx + gx + pad rounded up to `align`
- * bytes; AoS: dir_stride = 1, cs = 19 (lbm_layout_make_aos). A sub-domain of a distributed run
- * carries one ghost layer on each side of every axis split between ranks (gx, gy, gz = 1): cells -1
- * and n along it, which hold what the neighbouring rank streams in; coordinates are local and may
- * be -1 there. Along x the fluid starts at ox = one alignment unit, so rows stay aligned. Without
- * ghosts (every single-rank run) org = 0 and the layout is the plain padded one. The direction
- * arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page than the
- * one before, so the 19 streams of a sweep never share cache sets (with power-of-two domains they
- * otherwise all would: 4x slower on a Sapphire Rapids core), and an odd number of pages after it,
- * so they spread over DRAM banks too. `--layout rows` (the GPU's default) interleaves them
- * instead: a cell row's 19 direction rows side by side (lbm_layout_interleave). All offsets
- * 64-bit. */
+ * SoA (every kernel but pull_aos): cs = 1, pitch = ox + nx + pad rounded up to `align` bytes
+ * (ox < 2: + gx); AoS: dir_stride = 1, cs = 19 (lbm_layout_make_aos). A sub-domain of a distributed
+ * run carries one ghost layer on each side of every axis split between ranks (gx, gy, gz = 1):
+ * cells -1 and n along it, which hold what the neighbouring rank streams in; coordinates are local
+ * and may be -1 there. Along x the fluid starts at ox = one alignment unit, so rows stay aligned.
+ * Without ghosts (every single-rank run) org = 0 and the layout is the plain padded one. The
+ * direction arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page
+ * than the one before, so the 19 streams of a sweep never share cache sets (with power-of-two
+ * domains they otherwise all would: 4x slower on a Sapphire Rapids core), and an odd number of
+ * pages after it, so they spread over DRAM banks too. `--layout rows` (the GPU's default)
+ * interleaves them instead: a cell row's 19 direction rows side by side (lbm_layout_interleave).
+ * All offsets 64-bit. */
 #ifndef LBM_LAYOUT_H
 #define LBM_LAYOUT_H
 
@@ -43,7 +43,12 @@ static inline int lbm_layout_make_halo(struct lbm_layout *l, size_t nx, size_t n
     l->gy = ghost && ghost[1] ? 1 : 0;
     l->gz = ghost && ghost[2] ? 1 : 0;
     l->ox = l->gx ? (align ? align / esize : 1) : 0;
-    row = (l->ox + nx + l->gx + pad) * esize;
+    /* the ghost cell x = nx may lie in the next row's front unit (its slot 0: that row's ghost
+     * x = -1 is slot ox - 1), so a row of whole units spans ox + nx, not a unit more for one
+     * cell: 256 sp cells on 128-byte units 288 cells, not 320, whose span cost a GPU's x split
+     * 1.8% sp (data/mpi/gpu-xsplit-span-faces-h200x4-2026-11-27). The last row's x = nx lies
+     * past the lattice's rows: in the arrays' gap here, in lbm_layout_interleave's extra cells */
+    row = (l->ox + nx + (l->ox >= 2 ? 0 : l->gx) + pad) * esize;
     if (align) row = (row + align - 1) / align * align;
     l->nx = nx;
     l->ny = ny;
@@ -112,7 +117,7 @@ static inline void lbm_layout_interleave(struct lbm_layout *l)
     l->pitch = 19 * l->xrow;
     l->dir_stride = l->xrow;
     l->org = (l->gz * l->sy + l->gy) * l->pitch + l->ox;
-    l->elems = l->pitch * l->sy * l->sz;
+    l->elems = l->pitch * l->sy * l->sz + l->ox; /* the last row's ghost x = nx past its end */
 }
 
 /* x, y, z may be -1 (a ghost) as a signed value: unsigned wrap-around gives the right offset */
