@@ -161,9 +161,15 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     struct gpu_xghosts xg = xghosts_of(s);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
                     &ez,  &ds,  &pp,     &xg};
-    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO),
-                            dim3((unsigned)((cells + threads - 1) / threads)), dim3(threads), args,
-                            0, stream);
+    /* at most one block an SM, each thread taking every (blocks x threads)-th face cell: queued
+     * first on the high-priority stream with a thread a cell, the face's blocks held every SM's
+     * slots until it was done, its scattered loads (each in a row of its own) using half the
+     * DRAM rate, and the interior box waited; one block an SM leaves the box the rest
+     * (data/mpi/gpu-xsplit-span-faces-h200x4-2026-11-27) */
+    size_t blocks = (cells + threads - 1) / threads;
+    if (s->face_blocks > 0 && blocks > (size_t)s->face_blocks) blocks = (size_t)s->face_blocks;
+    return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO), dim3((unsigned)blocks),
+                            dim3(threads), args, 0, stream);
 }
 
 cudaError_t gpu_lbm_launch_pull(struct lbm_state *s, enum gpu_lbm_variant v, dim3 g, int x0, int x1,

@@ -280,18 +280,17 @@ struct gpu_dirptrs {
  * the same cells into the lattice can run beside the exchange instead of before it. Those two
  * read an x face's ghost populations from xg where it names the face's received halo. */
 template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
-__global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
-                            struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
-                            int y0, int z0, int ey, int ez, struct dirset ds, struct gpu_dirptrs pp,
-                            struct gpu_xghosts xg)
+__device__ __forceinline__ void
+pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, struct lbm_bounds b,
+          typename coll_of<T>::type p, int x0, int x1, int y0, int z0, int ey, int ez,
+          struct dirset ds, struct gpu_dirptrs pp, struct gpu_xghosts xg, long i_halo)
 {
     static_assert(V == GPU_PULL || V == GPU_PULL_AOS || V == GPU_PULL_BOX ||
                       V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO,
                   "a pull variant");
     const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
-    /* GPU_PULL_HALO: cell i of the halo's box (ex x ey x ez cells, x fastest) */
+    /* GPU_PULL_HALO: cell i_halo of the halo's box (ex x ey x ez cells, x fastest) */
     const long ex = (long)x1 - (long)x0;
-    const long i_halo = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (V == GPU_PULL_HALO && i_halo >= ex * ey * ez) return;
     const long x = V == GPU_PULL_HALO
                        ? (long)x0 + i_halo % ex
@@ -437,6 +436,24 @@ __global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, stru
         dst[(size_t)i * l.dir_stride + cell] = gpu_value<T>(f[i]);
     LBM_D3Q19(GPU_STORE_)
 #undef GPU_STORE_
+}
+
+/* One cell a thread; GPU_PULL_HALO's grid may hold fewer threads than the face has cells, each
+ * thread then taking every gridDim.x blockDim.x-th cell (gpu_lbm_launch_pull_halo) */
+template <typename T, int COLL, int FORCED, enum gpu_lbm_variant V>
+__global__ void pull_kernel(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l,
+                            struct lbm_bounds b, typename coll_of<T>::type p, int x0, int x1,
+                            int y0, int z0, int ey, int ez, struct dirset ds, struct gpu_dirptrs pp,
+                            struct gpu_xghosts xg)
+{
+    const long first = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (V != GPU_PULL_HALO) {
+        pull_cell<T, COLL, FORCED, V>(src, dst, l, b, p, x0, x1, y0, z0, ey, ez, ds, pp, xg, first);
+        return;
+    }
+    const long n = ((long)x1 - (long)x0) * ey * ez, step = (long)gridDim.x * blockDim.x;
+    for (long i = first; i < n; i += step)
+        pull_cell<T, COLL, FORCED, V>(src, dst, l, b, p, x0, x1, y0, z0, ey, ez, ds, pp, xg, i);
 }
 
 /* One cell of a face row of a whole domain without ghost layers (GPU_PULL's rule), of an
