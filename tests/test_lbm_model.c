@@ -5,6 +5,7 @@
  * table, the layout and the default row alignment per kernel. Double precision to round-off, single
  * to its own. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -183,6 +184,40 @@ int main(void)
         CHECK(lbm_layout_make_halo(&l, 10, 3, 2, 0, 0, 8, gy) == 0);
         CHECK(l.ox == 0 && l.pitch == 10 && l.sy == 5 && l.sz == 2 && l.org == 10);
         CHECK(LBM_IDX(&l, 0, 0, -1, 0) == 0);
+    }
+    {
+        /* an x-split row spans ox + nx whole units: its ghost x = nx takes slot 0 of the next
+         * row's front unit where the fluid ends on a unit (256 sp cells on 128 bytes: 288, not
+         * 320). Every cell, ghosts and corners included, keeps an index of its own inside the
+         * lattice, in 19 arrays and interleaved, on units of 32 to 128 bytes and none */
+        struct lbm_layout l;
+        const int g[3] = {1, 1, 1}, gx[3] = {1, 0, 0};
+        CHECK(lbm_layout_make_halo(&l, 256, 3, 2, 0, 128, 4, gx) == 0 && l.pitch == 288);
+        CHECK(LBM_IDX(&l, 0, 256, 0, 0) == LBM_IDX(&l, 0, -1, 1, 0) - 31);
+        CHECK(lbm_layout_make_halo(&l, 256, 3, 2, 0, 128, 2, gx) == 0 && l.pitch == 320);
+        CHECK(lbm_layout_make_halo(&l, 250, 3, 2, 0, 128, 4, gx) == 0 && l.pitch == 288);
+        CHECK(lbm_layout_make_halo(&l, 256, 3, 2, 0, 0, 4, gx) == 0 && l.pitch == 258);
+        const size_t nxs[] = {8, 13, 16, 32, 48}, aligns[] = {0, 32, 64, 128}, ess[] = {2, 4, 8};
+        for (size_t a = 0; a < 4; a++)
+            for (size_t e = 0; e < 3; e++)
+                for (size_t n = 0; n < 5; n++)
+                    for (int il = 0; il < 2; il++) {
+                        CHECK(lbm_layout_make_halo(&l, nxs[n], 3, 2, 0, aligns[a], ess[e], g) == 0);
+                        if (il) lbm_layout_interleave(&l);
+                        unsigned char *seen = calloc(l.elems, 1);
+                        int distinct = seen != NULL;
+                        for (int d = 0; d < 19 && distinct; d++)
+                            for (long z = -1; z <= 2; z++)
+                                for (long y = -1; y <= 3; y++)
+                                    for (long x = -1; x <= (long)nxs[n]; x++) {
+                                        const size_t i = LBM_IDX(&l, d, x, y, z);
+                                        distinct = distinct && i < l.elems && !seen[i];
+                                        if (i < l.elems) seen[i] = 1;
+                                    }
+                        CHECK(distinct);
+                        CHECK(aligns[a] == 0 || (l.org * ess[e]) % aligns[a] == 0);
+                        free(seen);
+                    }
     }
     {
         /* the default domain: the smallest multiple of 16 whose one lattice holds the bytes
