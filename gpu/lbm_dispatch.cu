@@ -161,10 +161,10 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     struct gpu_xghosts xg = xghosts_of(s);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
                     &ez,  &ds,  &pp,     &xg};
-    /* at most one block an SM, each thread taking every (blocks x threads)-th face cell: queued
-     * first on the high-priority stream with a thread a cell, the face's blocks held every SM's
-     * slots until it was done, its scattered loads (each in a row of its own) using half the
-     * DRAM rate, and the interior box waited; one block an SM leaves the box the rest
+    /* as many blocks as SMs, each thread taking every (blocks x threads)-th face cell: queued
+     * first on the high-priority stream with a thread a cell, the face's blocks took the SMs'
+     * slots until it was done, its scattered loads (each in a row of its own) running at half the
+     * DRAM rate, while the interior box waited for them; so capped, the box has the rest
      * (data/mpi/gpu-xsplit-span-faces-h200x4-2026-11-27) */
     size_t blocks = (cells + threads - 1) / threads;
     if (s->face_blocks > 0 && blocks > (size_t)s->face_blocks) blocks = (size_t)s->face_blocks;
@@ -252,23 +252,17 @@ cudaError_t gpu_lbm_launch_check(struct lbm_state *s)
 }
 
 /* halo_kernel's mode for an unpack into the box [lo, hi): 2 + the slot of its values in their
- * 32-byte sectors where it is an x face's ghost cells and each shares its sector with row padding
- * alone (ghost cell -1 at a sector's end with padding before it, cell nx at a sector's start with
- * padding after it: rows on 32-byte multiples, as the x-split defaults lay them); else 1 */
+ * 32-byte sectors where it is an x face's ghost cells, each alone in its sector but for row
+ * padding (lbm_layout_ghost_alone: rows on 32-byte multiples, as the x-split defaults lay them);
+ * else 1 */
 static int unpack_mode(const struct lbm_state *s, const void *lat, const long lo[3],
                        const long hi[3])
 {
     const struct lbm_layout *l = &s->u.l;
-    const long e = 32 / (long)s->u.es, ox = (long)l->ox, nx = (long)l->nx;
-    if (hi[0] - lo[0] != 1 || !l->gx || l->cs != 1 || l->xrow % (size_t)e ||
-        l->dir_stride % (size_t)e || (uintptr_t)lat % 32)
+    const long e = 32 / (long)s->u.es;
+    if (hi[0] - lo[0] != 1 || (uintptr_t)lat % 32 || !lbm_layout_ghost_alone(l, lo[0], s->u.es, 32))
         return 1;
-    const long lead = (ox + lo[0]) % e;
-    if (lo[0] == -1) return lead == e - 1 && ox >= e ? 2 + (int)lead : 1;
-    /* cell nx: in its row's padding, or at the next row's slot 0 (lbm_layout_make_halo), whose
-     * sector holds only padding where that row's ghost cell -1 lies past it */
-    if (lo[0] == nx) return lead == 0 && (ox + nx + e <= (long)l->xrow || ox > e) ? 2 : 1;
-    return 1;
+    return 2 + (int)(((long)l->ox + lo[0]) % e);
 }
 
 cudaError_t gpu_lbm_launch_halo(struct lbm_state *s, const int *dirs, int ndirs, const long lo[3],

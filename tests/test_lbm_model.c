@@ -190,7 +190,7 @@ int main(void)
          * row's front unit where the fluid ends on a unit (256 sp cells on 128 bytes: 288, not
          * 320). Every cell, ghosts and corners included, keeps an index of its own inside the
          * lattice, in 19 arrays and interleaved, on units of 32 to 128 bytes and none */
-        struct lbm_layout l;
+        struct lbm_layout l = {0};
         const int g[3] = {1, 1, 1}, gx[3] = {1, 0, 0};
         CHECK(lbm_layout_make_halo(&l, 256, 3, 2, 0, 128, 4, gx) == 0 && l.pitch == 288);
         CHECK(LBM_IDX(&l, 0, 256, 0, 0) == LBM_IDX(&l, 0, -1, 1, 0) - 31);
@@ -218,6 +218,52 @@ int main(void)
                         CHECK(aligns[a] == 0 || (l.org * ess[e]) % aligns[a] == 0);
                         free(seen);
                     }
+    }
+    {
+        /* a ghost cell that lbm_layout_ghost_alone calls alone in its 32-byte sector (the GPU's
+         * unpack then writes the whole sector) shares it with no other cell, ghosts included:
+         * on 32-byte units a row's slot 0 may hold the ghost nx of the row before */
+        struct lbm_layout l = {0};
+        const int g[3] = {1, 1, 1};
+        const size_t nxs[] = {8, 13, 16, 32, 48}, aligns[] = {0, 32, 64, 128}, ess[] = {2, 4, 8};
+        int alone = 0, clean = 1;
+        for (size_t a = 0; a < 4; a++)
+            for (size_t e = 0; e < 3; e++)
+                for (size_t n = 0; n < 5; n++)
+                    for (int il = 0; il < 2; il++) {
+                        const long nx = (long)nxs[n], per = (long)(32 / ess[e]);
+                        CHECK(lbm_layout_make_halo(&l, nxs[n], 3, 2, 0, aligns[a], ess[e], g) == 0);
+                        if (il) lbm_layout_interleave(&l);
+                        long *owner = malloc(l.elems * sizeof *owner);
+                        if (!owner) {
+                            CHECK(owner != NULL);
+                            continue;
+                        }
+                        for (size_t i = 0; i < l.elems; i++)
+                            owner[i] = -1;
+                        long id = 0;
+                        for (int d = 0; d < 19; d++)
+                            for (long z = -1; z <= 2; z++)
+                                for (long y = -1; y <= 3; y++)
+                                    for (long x = -1; x <= nx; x++, id++)
+                                        owner[LBM_IDX(&l, d, x, y, z)] = id;
+                        for (long x = -1; x <= nx; x += nx + 1) {
+                            if (!lbm_layout_ghost_alone(&l, x, ess[e], 32)) continue;
+                            alone++;
+                            for (int d = 0; d < 19; d++)
+                                for (long z = -1; z <= 2; z++)
+                                    for (long y = -1; y <= 3; y++) {
+                                        const size_t i = LBM_IDX(&l, d, x, y, z);
+                                        const size_t s0 = i / (size_t)per * (size_t)per;
+                                        for (size_t k = s0; k < s0 + (size_t)per && k < l.elems;
+                                             k++)
+                                            clean = clean && (owner[k] < 0 || k == i);
+                                    }
+                        }
+                        free(owner);
+                    }
+        CHECK(clean);
+        CHECK(alone > 0);
     }
     {
         /* the default domain: the smallest multiple of 16 whose one lattice holds the bytes

@@ -125,4 +125,23 @@ static inline void lbm_layout_interleave(struct lbm_layout *l)
     ((size_t)(d) * (l)->dir_stride +                                                               \
      ((l)->org + ((size_t)(z) * (l)->sy + (size_t)(y)) * (l)->pitch + (size_t)(x)) * (l)->cs)
 
+/* Whether every value of the x ghost cell at x (-1 or nx) shares its piece of `piece` bytes (a
+ * multiple of esize, the pieces counted from the lattice's start) with row padding alone, so that
+ * writing the whole piece changes no other cell (the GPU's halo unpack writes whole 32-byte
+ * sectors so: no read of the sector first). Ghost -1 must end its piece, with the unit before
+ * the fluid long enough to hold it; ghost nx must start its piece. A row's slot 0 is padding
+ * unless the row before keeps its ghost nx there (ox + nx = xrow): then neither piece may hold
+ * it. */
+static inline int lbm_layout_ghost_alone(const struct lbm_layout *l, long x, size_t esize,
+                                         size_t piece)
+{
+    const long e = (long)(piece / esize), ox = (long)l->ox, nx = (long)l->nx;
+    if (!l->gx || l->cs != 1 || e < 1 || l->xrow % (size_t)e || l->dir_stride % (size_t)e) return 0;
+    const long lead = (ox + x) % e;
+    const int spill = ox + nx == (long)l->xrow; /* ghost nx at the next row's slot 0 */
+    if (x == -1) return lead == e - 1 && ox >= e && (ox > e || !spill);
+    if (x == nx) return lead == 0 && (!spill || ox > e);
+    return 0;
+}
+
 #endif
