@@ -142,6 +142,8 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
         if (cudaGetDevice(&dev) == cudaSuccess &&
             cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess)
             s->face_blocks = sms;
+        else
+            (void)cudaGetLastError(); /* no cap; the error is not a later launch's */
     }
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);

@@ -274,7 +274,7 @@ struct gpu_dirptrs {
  * gridDim.y) x [z0, z0 + gridDim.z) of a sub-domain with ghost layers (distributed runs):
  * GPU_PULL_BOX_GHOSTS where it touches them, GPU_PULL_BOX for the interior, which never reads a
  * ghost (fewer registers). GPU_PULL_HALO updates the cells of a halo's box [x0, x1) x [y0, y0 + ey)
- * x [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, one cell a thread with x fastest (an x face's cells
+ * x [z0, z0 + ez) as GPU_PULL_BOX_GHOSTS does, a cell at a time with x fastest (an x face's cells
  * lie along y), and writes only the populations ds into dst, a halo buffer ordered
  * [dir][z][y][x] as halo_kernel packs it: the face's update again, so that the box which updates
  * the same cells into the lattice can run beside the exchange instead of before it. Those two
