@@ -35,6 +35,9 @@ int gpu_device_facts(struct device_facts *d, char *err, size_t errlen);
  * NaN when it cannot be told. */
 double gpu_occupancy(const void *fn, int threads, size_t smem, long blocks);
 
+/* The current device's multiprocessors, 0 on error (the error left to the caller). */
+int gpu_sm_count(void);
+
 /* Free device memory in bytes, 0 on error. */
 size_t gpu_memory_free(void);
 
