@@ -161,11 +161,12 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     struct gpu_xghosts xg = xghosts_of(s);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
                     &ez,  &ds,  &pp,     &xg};
-    /* as many blocks as SMs, each thread taking every (blocks x threads)-th face cell: queued
-     * first on the high-priority stream with a thread a cell, the face's blocks took the SMs'
-     * slots until it was done, its scattered loads (each in a row of its own) running at half the
-     * DRAM rate, while the interior box waited for them; so capped, the box has the rest
-     * (data/mpi/gpu-xsplit-span-faces-h200x4-2026-11-27) */
+    /* a block for every fourth SM, each thread taking every (blocks x threads)-th face cell:
+     * queued first on the high-priority stream with a thread a cell, the face's blocks took the
+     * SMs' slots until it was done, its scattered loads (each in a row of its own) running at half
+     * the DRAM rate, while the box beside it waited for them. Every block the face holds is one the
+     * box lacks; too few, and the face and the exchange after it outlast the box. A quarter of the
+     * SMs was the best cap over strong and weak grids (data/mpi/gpu-face-cap-h200x4-2026-11-27) */
     size_t blocks = (cells + threads - 1) / threads;
     if (s->face_blocks > 0 && blocks > (size_t)s->face_blocks) blocks = (size_t)s->face_blocks;
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO), dim3((unsigned)blocks),
