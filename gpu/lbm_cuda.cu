@@ -137,9 +137,8 @@ extern "C" int lbm_alloc(struct lbm_state **out, const struct lbm_case *c, struc
     s->pull_pairs = pairs_threads(s, GPU_PULL_PAIRS) > 0;
     s->box_pairs = pairs_threads(s, GPU_PULL_BOX_PAIRS);
     s->ghost_pairs = pairs_threads(s, GPU_PULL_BOX_PAIRS_GHOSTS);
-    /* the face kernel's cap (gpu_lbm_launch_pull_halo): a block for every fourth SM */
-    s->face_blocks = (gpu_sm_count() + 3) / 4;
-    if (s->face_blocks == 0) (void)cudaGetLastError(); /* no cap; the error is no launch's */
+    s->sms = gpu_sm_count(); /* the face kernel's cap (gpu_lbm_launch_pull_halo) */
+    if (s->sms == 0) (void)cudaGetLastError(); /* no cap; the error is no launch's */
     s->pair_grid = dim3((unsigned)((c->nx / 2 + s->threads - 1) / s->threads), (unsigned)c->ny,
                         (unsigned)c->nz);
     if (c->kernel == LBM_AA) {

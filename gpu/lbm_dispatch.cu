@@ -145,6 +145,22 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, v), g, dim3((unsigned)block), args, 0, stream);
 }
 
+/* The face kernel's most blocks, each thread taking every (blocks x threads)-th face cell; 0: no
+ * cap. Queued first on the high-priority stream, a thread a cell, the face's blocks took the SMs'
+ * slots until it was done, its scattered loads (each in a row of its own) at half the DRAM rate,
+ * while the box beside it waited. Every block the face holds is one the box lacks, and too few
+ * make the face and the exchange after it outlast the box; where that edge lies depends on the
+ * box's time against the exchange's, which no rank knows before it runs. One block an SM is the
+ * best cap measured on shorter boxes; a quarter of the SMs is faster where the box has at least
+ * 2^26 cells and 256 for each face cell, and lies there a factor of two or more from the cap that
+ * loses (data/mpi/gpu-face-cap-h200x4-2026-11-27). */
+static size_t face_block_cap(const struct lbm_state *s, size_t face_cells)
+{
+    const size_t box = s->u.l.nx * s->u.l.ny * s->u.l.nz, sms = (size_t)s->sms;
+    const int long_box = box >= ((size_t)1 << 26) && box >= 256 * face_cells;
+    return long_box ? (sms + 3) / 4 : sms;
+}
+
 cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int ndirs,
                                      const long lo[3], const long hi[3], void *buf,
                                      cudaStream_t stream)
@@ -161,14 +177,8 @@ cudaError_t gpu_lbm_launch_pull_halo(struct lbm_state *s, const int *dirs, int n
     struct gpu_xghosts xg = xghosts_of(s);
     void *args[] = {&src, &buf, &s->u.l, &s->u.b, coll_params(s), &x0, &x1, &y0, &z0, &ey,
                     &ez,  &ds,  &pp,     &xg};
-    /* a block for every fourth SM, each thread taking every (blocks x threads)-th face cell:
-     * queued first on the high-priority stream with a thread a cell, the face's blocks took the
-     * SMs' slots until it was done, its scattered loads (each in a row of its own) running at half
-     * the DRAM rate, while the box beside it waited for them. Every block the face holds is one the
-     * box lacks; too few, and the face and the exchange after it outlast the box. A quarter of the
-     * SMs was the best cap over strong and weak grids (data/mpi/gpu-face-cap-h200x4-2026-11-27) */
-    size_t blocks = (cells + threads - 1) / threads;
-    if (s->face_blocks > 0 && blocks > (size_t)s->face_blocks) blocks = (size_t)s->face_blocks;
+    size_t blocks = (cells + threads - 1) / threads, cap = face_block_cap(s, cells);
+    if (cap > 0 && blocks > cap) blocks = cap;
     return cudaLaunchKernel(gpu_lbm_kernel(&s->u.c, GPU_PULL_HALO), dim3((unsigned)blocks),
                             dim3(threads), args, 0, stream);
 }

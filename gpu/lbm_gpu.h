@@ -40,7 +40,7 @@ struct lbm_state {
     int box_pairs;     /* pull, sp or fp16s, words aligned: GPU_PULL_BOX_PAIRS's most threads a
                           block for interior boxes (0: GPU_PULL_BOX) */
     int ghost_pairs;   /* the same for GPU_PULL_BOX_PAIRS_GHOSTS (x ghosts alone) */
-    int face_blocks;   /* GPU_PULL_HALO's most blocks, a quarter of the SMs; 0: no cap */
+    int sms;           /* the device's SMs, for GPU_PULL_HALO's cap; 0: unknown, no cap */
     int local_pairs;   /* aa, sp or 16-bit: the cell-local half in GPU_AA_LOCAL_PAIRS */
     int local_threads; /* the cell-local half's threads per block (paired: at most 128) */
     dim3 local_grid;   /* its grid: (blocks a plane, nz); s->grid is the neighbour half's */
