@@ -192,9 +192,15 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
         for (long k = c - cs; k < ROW_LINE; k++)                                                   \
             dst##i[cs + k] = t[i][k];                                                              \
     }
+            /* a row of whole steps goes in them (the 16-core host's best, cpu/lbm_omp.h); any
+             * other row a line at a time throughout, so that one row runs one step's code: on the
+             * 2-core VM (core-bound) a 4-line step with single-line steps after it ran 7-41%
+             * slower than single-line steps alone
+             * (data/lbm/cpu-pull-nt-line-steps-2core-vm-2026-11-27) */
             long c = 0;
-            for (; c + ROW_STEP <= nx; c += ROW_STEP)
-                ROW_LINE_STEP_(ROW_STEP)
+            if (nx % ROW_STEP == 0)
+                for (; c < nx; c += ROW_STEP)
+                    ROW_LINE_STEP_(ROW_STEP)
             /* the rest of the row a line at a time; a last part of a line from the line's worth of
              * cells that ends at the row's end (the cells before c again, to the same values:
              * pull writes no source), its cells from c stored */
