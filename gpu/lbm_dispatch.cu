@@ -152,8 +152,8 @@ cudaError_t gpu_lbm_launch_pull_block(struct lbm_state *s, enum gpu_lbm_variant 
  * make the face and the exchange after it outlast the box; where that edge lies depends on the
  * box's time against the exchange's, which no rank knows before it runs. One block an SM is the
  * best cap measured on shorter boxes; a quarter of the SMs is faster where the box has at least
- * 2^26 cells and 256 for each face cell, and lies there a factor of two or more from the cap that
- * loses (data/mpi/gpu-face-cap-h200x4-2026-11-27). */
+ * 2^26 cells and 256 for each face cell (for an x face: nx >= 256), and lies there a factor of two
+ * or more from the cap that loses (data/mpi/gpu-face-cap-h200x4-2026-11-27). */
 static size_t face_block_cap(const struct lbm_state *s, size_t face_cells)
 {
     const size_t box = s->u.l.nx * s->u.l.ny * s->u.l.nz, sms = (size_t)s->sms;
