@@ -68,8 +68,8 @@ template <> struct coll_of<gpu_fp16c> {
  * the PTX of direct accesses (the store keeps the form of an assignment: a store through a
  * function moved the address arithmetic ahead of the value and changed aa's and init's PTX); the
  * 16-bit formats: the 2-byte value at the same element index, converted (fp16s: cuda_fp16's
- * conversion instructions; fp16c: storage16.h's conversions by float multiplies, exact here since
- * device code keeps float subnormals). */
+ * conversion instructions; fp16c: storage16.h's device conversions, the code loaded as a signed
+ * 16-bit value). */
 #define GPU_LBM_IEEE_ACCESS_(T)                                                                    \
     __device__ __forceinline__ T gpu_load(const T *p)                                              \
     {                                                                                              \
@@ -102,7 +102,21 @@ template <typename T> __device__ __forceinline__ T gpu_value(typename real_of<T>
         return r;                                                                                  \
     }
 GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
-GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scaled)
+/* fp16c: the sign extension is the load's, not an instruction of its own */
+__device__ __forceinline__ float gpu_load(const gpu_fp16c *p)
+{
+    return lbm_fp16c_decode_dev(*reinterpret_cast<const short *>(&p->h));
+}
+__device__ __forceinline__ float gpu_ldg(const gpu_fp16c *p)
+{
+    return lbm_fp16c_decode_dev(__ldg(reinterpret_cast<const short *>(&p->h)));
+}
+template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
+{
+    gpu_fp16c r;
+    r.h = lbm_fp16c_encode_dev(v);
+    return r;
+}
 #undef GPU_LBM_16BIT_ACCESS_
 
 /* Two neighbouring values of a lattice in one word, the lower x in the low half, for the kernels
@@ -114,8 +128,10 @@ GPU_LBM_16BIT_ACCESS_(gpu_fp16c, lbm_fp16c_decode_scaled, lbm_fp16c_encode_scale
  * x + 2 from the pair's own word and the one above (wall: the high half of u).
  * - fp16s: 4-byte words, cuda_fp16's paired conversions (one instruction for two), joined by a
  *   byte permute; pull +3 to +7%, aa +14 to +19% over one cell a thread.
- * - fp16c: 4-byte words converted value by value; aa +4 to +10%. Not pull: bound by its integer
- *   conversions, it lost 10-13% to the paired kernel's 96 registers (half the warps).
+ * - fp16c: 4-byte words, each half decoded by its own shift and mask, the two codes packed by one
+ *   byte permute; aa +4 to +10%. Not pull: bound by issue, the paired kernel's 94 registers (29% of
+ *   the warps resident) ran 4.5% behind one cell a thread (H200; 10-13% with the scaled
+ *   conversions, data/lbm/gpu-fp16c-device-conv-h200-h100-2026-11-27).
  * - sp: 8-byte words; pull +0.7 to +1.5%, aa +0.7 to +1.3%.
  * - dp not tried: its 16-byte words would need about twice sp's 128 registers.
  * (data/PERFORMANCE-NOTES.md.) Other types: no pairs; their instances are never launched. */
@@ -167,13 +183,11 @@ template <> struct pair_word<gpu_fp16c> : pair_word16 {
     enum { pull = 0, local = 1 };
     __device__ static float2 get(W w)
     {
-        return make_float2(lbm_fp16c_decode_scaled((uint16_t)(w & 0xffffu)),
-                           lbm_fp16c_decode_scaled((uint16_t)(w >> 16)));
+        return lbm_fp16c_decode_dev2(w);
     }
     __device__ static W put(float a, float b)
     {
-        return (unsigned int)lbm_fp16c_encode_scaled(a) | (unsigned int)lbm_fp16c_encode_scaled(b)
-                                                              << 16;
+        return __byte_perm(lbm_fp16c_encode_dev_hi(a), lbm_fp16c_encode_dev_hi(b), 0x7632u);
     }
 };
 template <> struct pair_word<float> {

@@ -1,9 +1,10 @@
-/* test_storage16_gpu.cu: the GPU's fp16c conversions (storage16.h's float-multiply ones, which the
- * kernels use) against the generic conversions, both run on the device, bit for bit: all 65536
- * codes decoded and every one of the 2^32 floats encoded. On the host the same comparison covers a
- * sample (test_storage16.c); here it also shows that the device code keeps float subnormals, which
- * the multiplies need (a flush to zero would change the subnormal codes). Exit 0 all equal, 1 any
- * differs, 77 no GPU (skipped). */
+/* test_storage16_gpu.cu: the GPU's fp16c conversions (storage16.h's float-multiply ones and the
+ * device ones, which the kernels use) against the generic conversions, all run on the device, bit
+ * for bit: all 65536 codes decoded and every one of the 2^32 floats encoded (the device decode of
+ * the NaN code: any NaN). On the host the same comparison covers a sample of the scaled ones
+ * (test_storage16.c); here it also shows what the device conversions rest on: float subnormals
+ * kept (a flush to zero would change the subnormal codes) and NaN results canonical (the encode of
+ * every NaN). Exit 0 all equal, 1 any differs, 77 no GPU (skipped). */
 #include <stdio.h>
 
 #include <cuda_runtime.h>
@@ -21,6 +22,7 @@ __device__ static void s16_note(struct s16_diff *d, unsigned int input)
     if (k < 4) d->first[k] = input;
 }
 
+/* d[0]: the scaled decode, d[2]: the device one */
 __global__ static void s16_decode_all(struct s16_diff *d)
 {
     const unsigned int c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -28,16 +30,29 @@ __global__ static void s16_decode_all(struct s16_diff *d)
     const uint32_t got = __float_as_uint(lbm_fp16c_decode_scaled((uint16_t)c));
     const uint32_t want = __float_as_uint(lbm_fp16c_decode_generic((uint16_t)c));
     if (got != want) s16_note(d, c);
+    const float dev = lbm_fp16c_decode_dev((int16_t)c);
+    if ((c & 0x7fffu) == LBM_FP16C_NAN ? !isnan(dev) : __float_as_uint(dev) != want)
+        s16_note(d + 2, c);
+    /* the paired decode: c in the low half, another code (all of them over the launch) high */
+    const unsigned int c2 = (c * 40503u + 7u) & 0xffffu;
+    const float2 p = lbm_fp16c_decode_dev2(c | c2 << 16);
+    const float d2 = lbm_fp16c_decode_dev((int16_t)c2);
+    if ((isnan(p.x) ? !isnan(dev) : __float_as_uint(p.x) != __float_as_uint(dev)) ||
+        (isnan(p.y) ? !isnan(d2) : __float_as_uint(p.y) != __float_as_uint(d2)))
+        s16_note(d + 2, c);
 }
 
-/* one launch covers 2^30 bit patterns from `high` << 30; each thread takes 16 */
+/* one launch covers 2^30 bit patterns from `high` << 30; each thread takes 16. d[1]: the scaled
+ * encode, d[3]: the device one */
 __global__ static void s16_encode_quarter(struct s16_diff *d, uint32_t high)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     for (uint32_t k = 0; k < 16; k++) {
         const uint32_t b = high << 30 | t << 4 | k;
         const float x = __uint_as_float(b);
-        if (lbm_fp16c_encode_scaled(x) != lbm_fp16c_encode_generic(x)) s16_note(d, b);
+        const uint16_t want = lbm_fp16c_encode_generic(x);
+        if (lbm_fp16c_encode_scaled(x) != want) s16_note(d + 1, b);
+        if (lbm_fp16c_encode_dev(x) != want) s16_note(d + 3, b);
     }
 }
 
@@ -54,24 +69,29 @@ int main(void)
         fprintf(stderr, "test_storage16_gpu: no GPU, skipped\n");
         return 77;
     }
-    struct s16_diff *d, h[2];
-    cudaError_t e = cudaMalloc(&d, 2 * sizeof *d);
+    struct s16_diff *d, h[4];
+    cudaError_t e = cudaMalloc(&d, sizeof h);
     if (e != cudaSuccess) return s16_fail("cudaMalloc", e);
-    cudaMemset(d, 0, 2 * sizeof *d);
+    cudaMemset(d, 0, sizeof h);
     s16_decode_all<<<256, 256>>>(d);
     for (uint32_t q = 0; q < 4; q++)
-        s16_encode_quarter<<<(1u << 26) / 256, 256>>>(d + 1, q);
+        s16_encode_quarter<<<(1u << 26) / 256, 256>>>(d, q);
     e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) return s16_fail("the comparison kernels", e);
     cudaFree(d);
-    fprintf(stderr,
-            "fp16c on the GPU, by multiplies against generic: decode 65536 codes, %llu differ",
-            h[0].n);
-    for (unsigned k = 0; k < h[0].n && k < 4; k++)
-        fprintf(stderr, " 0x%04x", h[0].first[k]);
-    fprintf(stderr, "; encode 2^32 floats, %llu differ", h[1].n);
-    for (unsigned k = 0; k < h[1].n && k < 4; k++)
-        fprintf(stderr, " 0x%08x", h[1].first[k]);
-    fprintf(stderr, "\ntest_storage16_gpu: %s\n", h[0].n || h[1].n ? "FAILED" : "ok");
-    return h[0].n || h[1].n ? 1 : 0;
+    int bad = 0;
+    for (int v = 0; v < 2; v++) {
+        const struct s16_diff *dec = &h[2 * v], *enc = &h[2 * v + 1];
+        fprintf(stderr, "fp16c on the GPU, %s against generic: decode 65536 codes, %llu differ",
+                v ? "device conversions" : "by multiplies", dec->n);
+        for (unsigned k = 0; k < dec->n && k < 4; k++)
+            fprintf(stderr, " 0x%04x", dec->first[k]);
+        fprintf(stderr, "; encode 2^32 floats, %llu differ", enc->n);
+        for (unsigned k = 0; k < enc->n && k < 4; k++)
+            fprintf(stderr, " 0x%08x", enc->first[k]);
+        fprintf(stderr, "\n");
+        bad |= dec->n || enc->n;
+    }
+    fprintf(stderr, "test_storage16_gpu: %s\n", bad ? "FAILED" : "ok");
+    return bad;
 }

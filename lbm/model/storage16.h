@@ -224,8 +224,11 @@ static inline LBM_S16_HD float lbm_fp16c_decode(uint16_t h)
  * wherever float subnormals are kept (no flush to zero, no denormals-are-zero), which is how the
  * GPU backend compiles its device code (nvcc's default -ftz=false; a fast-math build stops here),
  * in fewer instructions: the decode is 3 integer operations, one multiply and the NaN select
- * instead of 11, the encode saves the subnormal range's own path and its select. The CPU kernels
- * keep the code above: x86 cores may take a slow assist on every subnormal a multiply makes.
+ * instead of 11, the encode saves the subnormal range's own path and its select. The GPU kernels
+ * take the device conversions below, built on these with fewer integer instructions still; these
+ * stay the portable statement of the method, which test_storage16.c checks on the host. The CPU
+ * kernels keep the code above: x86 cores may take a slow assist on every subnormal a multiply
+ * makes.
  *
  * Decode: a code's bits moved up by 12 (the sign to bit 31) are the bits of a float whose value is
  * the code's times 2^-112: a normal code's exponent field e (bias 15) becomes the float's (bias
@@ -275,6 +278,74 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_scaled(float x)
     const uint32_t c = lbm_s16_bits(lbm_s16_mul_rn(t, lbm_s16_float(0x07800000u))) >> 12;
     return (uint16_t)(sign | lbm_s16_select(a > 0x7f800000u, LBM_FP16C_NAN, c));
 }
+
+/* fp16c in device code: the scaled conversions above with most of their integer instructions moved
+ * to float ones, because a GPU kernel that converts 38 values a cell is bound by its integer pipe
+ * (half the float pipe's rate on sm_80 and sm_90). Finite values give the same bits as the
+ * generic conversions; a NaN code decodes to a NaN (any payload) and a NaN encodes to the sign and
+ * the NaN code, as there. They rest on two facts of the hardware, which
+ * tests/test_storage16_gpu.cu checks on all 65536 codes and 2^32 floats: float subnormals are kept
+ * (as for the scaled ones), and a float operation whose result is NaN returns the canonical NaN,
+ * bits 0x7fffffff.
+ *
+ * Decode: the code sign-extended and moved up by 12, masked to bit 31 and bits 12-26 (one integer
+ * instruction), is the scaled decode's float; times 2^112 as there. The NaN code (magnitude
+ * 0x7fff) becomes +-(2 - 2^-11) there, every finite code at most 2 - 2^-10: times
+ * K = 2^127 (1 + 3 2^-13) only the first overflows to inf ((2 - 2^-11) K > 2^128; (2 - 2^-10) K <
+ * 2^127 (2 - 2^-12)), and fma(that, 0, v) is v for a finite product (v + (+-0) with the sign of v)
+ * and NaN (inf times 0) for the NaN code: two float instructions instead of a compare and a
+ * select.
+ *
+ * Encode: |x| clamped by min.NaN (a NaN stays a NaN, canonical), then the scaled encode's rounding
+ * and its multiply by 2^-112 in one fma: m = 2^(E - 100) (the clamped value's exponent field, at
+ * least -14's, times 2^-100) lies 2^12 above the binade of |x| 2^-112, so fma(|x|, 2^-112, m) stays
+ * in m's binade, whose spacing 2^(E - 123) is the format's at E scaled by 2^-112, and rounds there
+ * once, ties to even (m is a power of two); taking m away is exact and leaves the scaled encode's
+ * product (subnormal below 2^-126, kept). Its bits moved up 4 put the code's magnitude at bits
+ * 16-30 (a canonical NaN's at 0x7fff, the NaN code), bit 31 takes x's sign. The code is the word's
+ * high half: a pair of values packs two such halves with one byte permute. */
+#ifdef __CUDACC__
+#define LBM_FP16C_NANTRAP 0x7f000c00u /* float bits of 2^127 (1 + 3 2^-13) */
+
+/* y: a code's bits at the scaled decode's places (sign bit 31, magnitude bits 12-26, others 0) */
+static __device__ __forceinline__ float lbm_fp16c_decode_placed(uint32_t y)
+{
+    const float v = __fmul_rn(__uint_as_float(y), __uint_as_float(0x77800000u)); /* 2^112 */
+    return __fmaf_rn(__fmul_rn(v, __uint_as_float(LBM_FP16C_NANTRAP)), 0.0f, v);
+}
+
+/* h: the code sign-extended (as a signed 16-bit load gives it, with no instruction of its own) */
+static __device__ __forceinline__ float lbm_fp16c_decode_dev(int32_t h)
+{
+    return lbm_fp16c_decode_placed(((uint32_t)h << 12) & 0x87fff000u);
+}
+
+/* the two codes of a word (bits 0-15, 16-31), each sign-extended by an arithmetic shift */
+static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2(uint32_t w)
+{
+    return make_float2(lbm_fp16c_decode_placed((uint32_t)((int32_t)(w << 16) >> 4) & 0x87fff000u),
+                       lbm_fp16c_decode_placed((uint32_t)((int32_t)w >> 4) & 0x87fff000u));
+}
+
+/* the code of x in the high 16 bits of the result (the low 16 bits are not defined) */
+static __device__ __forceinline__ uint32_t lbm_fp16c_encode_dev_hi(float x)
+{
+    float ac;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(ac) : "f"(fabsf(x)), "f"((float)LBM_FP16C_MAX));
+    /* 2^E, E the exponent of ac and at least -14 (a NaN's: -14, its sum stays NaN) */
+    const float e = __uint_as_float(__float_as_uint(fmaxf(ac, 1.0f / 16384.0f)) & 0x7f800000u);
+    const float m = __fmul_rn(e, __uint_as_float(0x0d800000u)); /* 2^(E - 100) */
+    /* ac 2^-112 + m rounded once (fma), then m taken away (exact) */
+    const float u = __fmaf_rn(ac, __uint_as_float(0x07800000u), m); /* 2^-112 */
+    const uint32_t c = __float_as_uint(__fsub_rn(u, m));
+    return ((c << 4) & 0x7fffffffu) | (__float_as_uint(x) & 0x80000000u);
+}
+
+static __device__ __forceinline__ uint16_t lbm_fp16c_encode_dev(float x)
+{
+    return (uint16_t)(lbm_fp16c_encode_dev_hi(x) >> 16);
+}
+#endif
 
 /* fp16s, portable: the branch-free code above with M = 10 (NaN: quiet, payload kept, as F16C
  * does). Where the build has F16C its scalar conversions stay the default (lbm_fp16s_encode); the
