@@ -68,13 +68,12 @@ struct lbm_state {
 };
 
 /* The nt kernel streams a whole regular row whose direction rows start on a cache line, in steps
- * of LBMR_NT_LINES lines per direction where the row is a whole number of them, else a line at a
- * time (a last part of a line as its whole line where padding follows, else with ordinary
- * stores): each step is computed into a small local block and goes out at once, so that
- * streaming overlaps computing. On the 16-core host 4 lines (256 bytes) beat whole-row chunks by
- * 5-6 points of the copy_nt ceiling, 2 lines did about as well, 1 and 8 less
- * (data/lbm/cpu-pull-nt-lines-h100-host-2026-11-22). -DLBMR_NT_LINES=0 turns it off: every row
- * then goes in chunks. */
+ * of LBMR_NT_LINES lines per direction (the rest of the row a line at a time, a last part of a
+ * line as its whole line where padding follows, else with ordinary stores): each step is computed
+ * into a small local block and goes out at once, so that streaming overlaps computing. On the
+ * 16-core host 4 lines (256 bytes) beat whole-row chunks by 5-6 points of the copy_nt ceiling, 2
+ * lines did about as well, 1 and 8 less (data/lbm/cpu-pull-nt-lines-h100-host-2026-11-22).
+ * -DLBMR_NT_LINES=0 turns it off: every row then goes in chunks. */
 #ifndef LBMR_NT_LINES
 #define LBMR_NT_LINES 4
 #endif

@@ -5,8 +5,8 @@
  * general rule of pull.h, but on a regular row an end with a ghost layer beyond it (a rank split
  * along x), which reads as the inner cells do and keeps what the loop gave it. With ROW_NT a
  * regular row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per
- * direction where it is a whole number of them, else a line at a time, each step streamed with
- * non-temporal stores as soon as it is computed; other rows go in
+ * direction (the rest a line at a time), each streamed with non-temporal stores as soon as it is
+ * computed; other rows go in
  * chunks (nt_chunk_cells), each built in a thread-local buffer and streamed out after. An end cell
  * on a rank's x face sends its 5 crossing values from there too (row_face_send). One long
  * function: its statements are those the performance was measured with, kept as they were. */
@@ -193,19 +193,17 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
         for (long k = c - cs; k < ROW_LINE; k++)                                                   \
             dst##i[cs + k] = t[i][k];                                                              \
     }
-            /* a row of whole steps goes in them (the 16-core host's best at 256^3, cpu/lbm_omp.h);
-             * any other row a line at a time throughout: on the 2-core VM (core-bound) that ran
-             * 18-33% faster at 96, 160 and 224 sp cells a row than a 4-line step with single lines
-             * after it (data/lbm/cpu-pull-nt-line-steps-2core-vm-2026-11-27; single lines there
-             * were as fast or faster at every length; the host has not run it) */
+            /* whole steps as far as they go, then single lines. Not single lines throughout where
+             * the row is not whole steps: that ran 18-33% faster at 96, 160 and 224 sp cells a row
+             * on the 2-core VM (core-bound) but 4-12% slower on the 16-core host (bandwidth-bound)
+             * at every such length from 96 to 416
+             * (data/lbm/cpu-pull-nt-line-rule-h100-host-2026-11-27) */
             long c = 0;
-            if (nx % ROW_STEP == 0) {
-                for (; c < nx; c += ROW_STEP)
-                    ROW_LINE_STEP_(ROW_STEP)
-            }
-            /* a row that is not whole steps a line at a time; a last part of a line from the
-             * line's worth of cells that ends at the row's end (the cells before c again, to the
-             * same values: pull writes no source), its cells from c stored */
+            for (; c + ROW_STEP <= nx; c += ROW_STEP)
+                ROW_LINE_STEP_(ROW_STEP)
+            /* the rest of the row a line at a time; a last part of a line from the line's worth of
+             * cells that ends at the row's end (the cells before c again, to the same values:
+             * pull writes no source), its cells from c stored */
             for (; c < nx; c += ROW_LINE) {
                 const long cs = c + ROW_LINE <= nx ? c : nx - ROW_LINE;
                 _Alignas(64) ROW_STORED t[19][ROW_LINE];
