@@ -190,8 +190,8 @@ int main(void)
         {13, 7, 5, 3, 0, 5},
         {16, 6, 4, 0, 128, 3},
         {1, 4, 3, 0, 0, 3},
-        /* cpu pull_nt: 80 cells not whole 4-line steps in sp (a line at a time), 128 whole steps
-         * in every precision (64 sp, 32 dp, 128 16-bit cells a step) */
+        /* cpu pull_nt: 80 cells a 4-line step and a line in sp, 128 whole steps in every
+         * precision (64 sp, 32 dp, 128 16-bit cells a step) */
         {2, 3, 5, 1, 64, 3},
         {80, 5, 4, 0, 64, 3},
         {128, 5, 4, 0, 64, 3},
