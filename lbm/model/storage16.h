@@ -22,6 +22,7 @@
 #ifndef LBM_STORAGE16_H
 #define LBM_STORAGE16_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -286,7 +287,9 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_scaled(float x)
  * the NaN code, as there. They rest on two facts of the hardware, which
  * tests/test_storage16_gpu.cu checks on all 65536 codes and 2^32 floats: float subnormals are kept
  * (as for the scaled ones), and a float operation whose result is NaN returns the canonical NaN,
- * bits 0x7fffffff.
+ * bits 0x7fffffff. The host compiles them too, for tests/test_storage16.c (in CI, which has no
+ * GPU): it keeps subnormals, its min.NaN below returns the canonical NaN, and x86's fma and
+ * subtraction carry a NaN operand's bits through, so it gives the device's bits.
  *
  * Decode: the code sign-extended and moved up by 12, masked to bit 31 and bits 12-26 (one integer
  * instruction), is the scaled decode's float; times 2^112 as there. The NaN code (magnitude
@@ -304,46 +307,77 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_scaled(float x)
  * product (subnormal below 2^-126, kept). Its bits moved up 4 put the code's magnitude at bits
  * 16-30 (a canonical NaN's at 0x7fff, the NaN code), bit 31 takes x's sign. The code is the word's
  * high half: a pair of values packs two such halves with one byte permute. */
-#ifdef __CUDACC__
 #define LBM_FP16C_NANTRAP 0x7f000c00u /* float bits of 2^127 (1 + 3 2^-13) */
 
-/* y: a code's bits at the scaled decode's places (sign bit 31, magnitude bits 12-26, others 0) */
-static __device__ __forceinline__ float lbm_fp16c_decode_placed(uint32_t y)
+/* x y + z rounded once */
+static inline LBM_S16_HD float lbm_s16_fma_rn(float x, float y, float z)
 {
-    const float v = __fmul_rn(__uint_as_float(y), __uint_as_float(0x77800000u)); /* 2^112 */
-    return __fmaf_rn(__fmul_rn(v, __uint_as_float(LBM_FP16C_NANTRAP)), 0.0f, v);
+#ifdef __CUDA_ARCH__
+    return __fmaf_rn(x, y, z);
+#else
+    return fmaf(x, y, z);
+#endif
+}
+
+/* x - y rounded to nearest even, never contracted (as lbm_s16_add_rn) */
+static inline LBM_S16_HD float lbm_s16_sub_rn(float x, float y)
+{
+#ifdef __CUDA_ARCH__
+    return __fsub_rn(x, y);
+#else
+    return x - y;
+#endif
+}
+
+/* min(x, y), the canonical NaN (0x7fffffff) where either is NaN (PTX min.NaN, sm_80 and later) */
+static inline LBM_S16_HD float lbm_s16_min_nan(float x, float y)
+{
+#ifdef __CUDA_ARCH__
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    return r;
+#else
+    return x != x || y != y ? lbm_s16_float(0x7fffffffu) : x < y ? x : y;
+#endif
+}
+
+/* y: a code's bits at the scaled decode's places (sign bit 31, magnitude bits 12-26, others 0) */
+static inline LBM_S16_HD float lbm_fp16c_decode_placed(uint32_t y)
+{
+    const float v = lbm_s16_mul_rn(lbm_s16_float(y), lbm_s16_float(0x77800000u)); /* 2^112 */
+    return lbm_s16_fma_rn(lbm_s16_mul_rn(v, lbm_s16_float(LBM_FP16C_NANTRAP)), 0.0f, v);
 }
 
 /* h: the code sign-extended (as a signed 16-bit load gives it, with no instruction of its own) */
-static __device__ __forceinline__ float lbm_fp16c_decode_dev(int32_t h)
+static inline LBM_S16_HD float lbm_fp16c_decode_dev(int32_t h)
 {
     return lbm_fp16c_decode_placed(((uint32_t)h << 12) & 0x87fff000u);
 }
 
+/* the code of x in the high 16 bits of the result (the low 16 bits are not defined) */
+static inline LBM_S16_HD uint32_t lbm_fp16c_encode_dev_hi(float x)
+{
+    const float ac = lbm_s16_min_nan(fabsf(x), (float)LBM_FP16C_MAX);
+    /* 2^E, E the exponent of ac and at least -14 (a NaN's: -14, its sum stays NaN) */
+    const float e = lbm_s16_float(lbm_s16_bits(fmaxf(ac, 1.0f / 16384.0f)) & 0x7f800000u);
+    const float m = lbm_s16_mul_rn(e, lbm_s16_float(0x0d800000u)); /* 2^(E - 100) */
+    /* ac 2^-112 + m rounded once (fma), then m taken away (exact) */
+    const float u = lbm_s16_fma_rn(ac, lbm_s16_float(0x07800000u), m); /* 2^-112 */
+    const uint32_t c = lbm_s16_bits(lbm_s16_sub_rn(u, m));
+    return ((c << 4) & 0x7fffffffu) | (lbm_s16_bits(x) & 0x80000000u);
+}
+
+static inline LBM_S16_HD uint16_t lbm_fp16c_encode_dev(float x)
+{
+    return (uint16_t)(lbm_fp16c_encode_dev_hi(x) >> 16);
+}
+
+#ifdef __CUDACC__
 /* the two codes of a word (bits 0-15, 16-31), each sign-extended by an arithmetic shift */
 static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2(uint32_t w)
 {
     return make_float2(lbm_fp16c_decode_placed((uint32_t)((int32_t)(w << 16) >> 4) & 0x87fff000u),
                        lbm_fp16c_decode_placed((uint32_t)((int32_t)w >> 4) & 0x87fff000u));
-}
-
-/* the code of x in the high 16 bits of the result (the low 16 bits are not defined) */
-static __device__ __forceinline__ uint32_t lbm_fp16c_encode_dev_hi(float x)
-{
-    float ac;
-    asm("min.NaN.f32 %0, %1, %2;" : "=f"(ac) : "f"(fabsf(x)), "f"((float)LBM_FP16C_MAX));
-    /* 2^E, E the exponent of ac and at least -14 (a NaN's: -14, its sum stays NaN) */
-    const float e = __uint_as_float(__float_as_uint(fmaxf(ac, 1.0f / 16384.0f)) & 0x7f800000u);
-    const float m = __fmul_rn(e, __uint_as_float(0x0d800000u)); /* 2^(E - 100) */
-    /* ac 2^-112 + m rounded once (fma), then m taken away (exact) */
-    const float u = __fmaf_rn(ac, __uint_as_float(0x07800000u), m); /* 2^-112 */
-    const uint32_t c = __float_as_uint(__fsub_rn(u, m));
-    return ((c << 4) & 0x7fffffffu) | (__float_as_uint(x) & 0x80000000u);
-}
-
-static __device__ __forceinline__ uint16_t lbm_fp16c_encode_dev(float x)
-{
-    return (uint16_t)(lbm_fp16c_encode_dev_hi(x) >> 16);
 }
 #endif
 
