@@ -6,10 +6,10 @@
  * along x), which reads as the inner cells do and keeps what the loop gave it. With ROW_NT a
  * regular row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per
  * direction (the rest a line at a time), each streamed with non-temporal stores as soon as it is
- * computed; other rows go in
- * chunks (nt_chunk_cells), each built in a thread-local buffer and streamed out after. An end cell
- * on a rank's x face sends its 5 crossing values from there too (row_face_send). One long
- * function: its statements are those the performance was measured with, kept as they were. */
+ * computed; other rows go in chunks (nt_chunk_cells), each built in a thread-local buffer and
+ * streamed out after. An end cell on a rank's x face sends its 5 crossing values from there too
+ * (row_face_send). One long function: its statements are those the performance was measured with,
+ * kept as they were. */
 #include "lbm_omp_kernel.h"
 
 #define ROW_LINE ((long)(64 / sizeof(ROW_STORED)))                    /* cells in a cache line */
@@ -195,8 +195,8 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
     }
             /* whole steps as far as they go, then single lines. Not single lines throughout where
              * the row is not whole steps: that ran 18-33% faster at 96, 160 and 224 sp cells a row
-             * on the 2-core VM (core-bound) but 4-12% slower on the 16-core host (bandwidth-bound)
-             * at every such length from 96 to 416
+             * on the 2-core VM (core-bound) but slower on the 16-core host (bandwidth-bound) at
+             * each of the seven such rows measured, sp 5-12% and dp 4%
              * (data/lbm/cpu-pull-nt-line-rule-h100-host-2026-11-27) */
             long c = 0;
             for (; c + ROW_STEP <= nx; c += ROW_STEP)

@@ -129,9 +129,10 @@ template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
  * - fp16s: 4-byte words, cuda_fp16's paired conversions (one instruction for two), joined by a
  *   byte permute; pull +3 to +7%, aa +14 to +19% over one cell a thread.
  * - fp16c: 4-byte words, each half decoded by its own shift and mask, the two codes packed by one
- *   byte permute; aa +4 to +10%. Not pull: bound by issue, the paired kernel's 94 registers (29% of
- *   the warps resident) ran 4.5% behind one cell a thread (H200; 10-13% with the scaled
- *   conversions, data/lbm/gpu-fp16c-device-conv-h200-h100-2026-11-27).
+ *   byte permute; aa +4 to +10% (with the scaled conversions of 2026-11-23). Not pull: bound by
+ *   issue, the paired kernel's 94 registers (29% of the warps resident) ran 4.5% behind one cell a
+ *   thread (H200, the device conversions' first form, whose encode rounded in two adds; 10-13%
+ *   with the scaled ones; data/lbm/gpu-fp16c-device-conv-h200-h100-2026-11-27).
  * - sp: 8-byte words; pull +0.7 to +1.5%, aa +0.7 to +1.3%.
  * - dp not tried: its 16-byte words would need about twice sp's 128 registers.
  * (data/PERFORMANCE-NOTES.md.) Other types: no pairs; their instances are never launched. */

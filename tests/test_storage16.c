@@ -4,11 +4,12 @@
  * nearest code (ties to the even code); overflow, saturation, NaN and signs; fp16c's relative
  * error at most its unit roundoff; in an F16C build, the hardware conversions equal the portable
  * code on every code, every float of the range and 10^7 random bit patterns; and the branch-free
- * conversions (fp16c, fp16s portable, the GPU's fp16c by multiplies) and the CPU kernels' block
- * conversions of both formats (cpu/row16.h: F16C and AVX-512F where the build has them) equal
- * the generic ones bit for bit on every code, a third of the floats in [-4, 4] with every tie, the
- * special values and a strided sample of the rest (with --all: every one of the 2^32 floats, by
- * hand, about two minutes; on the GPU itself test_storage16_gpu.cu compares every float). */
+ * conversions (fp16c, fp16s portable, fp16c by multiplies, the GPU kernels' fp16c) and the CPU
+ * kernels' block conversions of both formats (cpu/row16.h: F16C and AVX-512F where the build has
+ * them) equal the generic ones bit for bit on every code, a third of the floats in [-4, 4] with
+ * every tie, the special values and a strided sample of the rest (with --all: every one of the 2^32
+ * floats, by hand, about two minutes; on the GPU itself test_storage16_gpu.cu compares every
+ * float). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -343,20 +344,19 @@ int main(int argc, char **argv)
     else
         fprintf(stderr, "  (no F16C in this build: the hardware comparison did not run)\n");
     {
-        const struct conv fp16c_bf = {"fp16c branch-free", lbm_fp16c_encode, lbm_fp16c_decode, 0,
-                                      0},
-                          fp16s_bf = {"fp16s portable branch-free", lbm_fp16s_encode_portable,
-                                      lbm_fp16s_decode_portable, 0, 0},
-                          /* the GPU's fp16c conversions (float multiplies; exact here, where the
-                           * host keeps float subnormals as the device code does) */
+        const struct conv
+            fp16c_bf = {"fp16c branch-free", lbm_fp16c_encode, lbm_fp16c_decode, 0, 0},
+            fp16s_bf = {"fp16s portable branch-free", lbm_fp16s_encode_portable,
+                        lbm_fp16s_decode_portable, 0, 0},
+            /* fp16c by float multiplies, the method of the GPU kernels' conversions
+             * (exact here, where the host keeps float subnormals as the device does) */
             fp16c_scaled = {"fp16c scaled", lbm_fp16c_encode_scaled, lbm_fp16c_decode_scaled, 0, 0},
-                          /* the GPU kernels' fp16c conversions, compiled for this host */
+            /* the GPU kernels' fp16c conversions, compiled for this host */
             fp16c_dev = {"fp16c device", lbm_fp16c_encode_dev, fp16c_dev_decode, 0, 0},
-                          /* the CPU kernels' block conversions (vector code where this build has
-                           * it: ROW16_FP16S_HW, ROW16_FP16C_VEC) */
+            /* the CPU kernels' block conversions (vector code where this build has
+             * it: ROW16_FP16S_HW, ROW16_FP16C_VEC) */
             fp16c_blocks = {"fp16c blocks", 0, 0, row16_fp16c_encode, row16_fp16c_decode},
-                          fp16s_blocks = {"fp16s blocks", 0, 0, row16_fp16s_encode,
-                                          row16_fp16s_decode};
+            fp16s_blocks = {"fp16s blocks", 0, 0, row16_fp16s_encode, row16_fp16s_decode};
         CHECK(check_branch_free(&fp16c_bf, lbm_fp16c_encode_generic, lbm_fp16c_decode_generic,
                                 all) == 0);
         CHECK(check_branch_free(&fp16s_bf, lbm_fp16s_encode_generic, lbm_fp16s_decode_generic,

@@ -1,10 +1,10 @@
 /* test_storage16_gpu.cu: the GPU's fp16c conversions (storage16.h's float-multiply ones and the
  * device ones, which the kernels use) against the generic conversions, all run on the device, bit
  * for bit: all 65536 codes decoded and every one of the 2^32 floats encoded (the device decode of
- * the NaN code: any NaN). On the host the same comparison covers a sample of the scaled ones
- * (test_storage16.c); here it also shows what the device conversions rest on: float subnormals
- * kept (a flush to zero would change the subnormal codes) and NaN results canonical (the encode of
- * every NaN). Exit 0 all equal, 1 any differs, 77 no GPU (skipped). */
+ * the NaN code: any NaN). On the host test_storage16.c makes the same comparison of both on a
+ * sample (every float with --all); here it also shows what the device conversions rest on: float
+ * subnormals kept (a flush to zero would change the subnormal codes) and NaN results canonical (the
+ * encode of every NaN). Exit 0 all equal, 1 any differs, 77 no GPU (skipped). */
 #include <stdio.h>
 
 #include <cuda_runtime.h>
@@ -43,7 +43,8 @@ __global__ static void s16_decode_all(struct s16_diff *d)
 }
 
 /* one launch covers 2^30 bit patterns from `high` << 30; each thread takes 16. d[1]: the scaled
- * encode, d[3]: the device one */
+ * encode, d[3]: the device one, alone and packed with another float's code as the paired kernels
+ * pack two (pair_word<gpu_fp16c>::put) */
 __global__ static void s16_encode_quarter(struct s16_diff *d, uint32_t high)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,7 +53,12 @@ __global__ static void s16_encode_quarter(struct s16_diff *d, uint32_t high)
         const float x = __uint_as_float(b);
         const uint16_t want = lbm_fp16c_encode_generic(x);
         if (lbm_fp16c_encode_scaled(x) != want) s16_note(d + 1, b);
-        if (lbm_fp16c_encode_dev(x) != want) s16_note(d + 3, b);
+        const float y = __uint_as_float(b * 2654435761u); /* a partner spread over all floats */
+        const unsigned int pair =
+            __byte_perm(lbm_fp16c_encode_dev_hi(x), lbm_fp16c_encode_dev_hi(y), 0x7632u);
+        if (lbm_fp16c_encode_dev(x) != want ||
+            pair != ((unsigned int)want | (unsigned int)lbm_fp16c_encode_generic(y) << 16))
+            s16_note(d + 3, b);
     }
 }
 

@@ -282,14 +282,15 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_scaled(float x)
 
 /* fp16c in device code: the scaled conversions above with most of their integer instructions moved
  * to float ones, because a GPU kernel that converts 38 values a cell is bound by its integer pipe
- * (half the float pipe's rate on sm_80 and sm_90). Finite values give the same bits as the
+ * (half the float pipe's rate on sm_90: H100, H200). Finite values give the same bits as the
  * generic conversions; a NaN code decodes to a NaN (any payload) and a NaN encodes to the sign and
  * the NaN code, as there. They rest on two facts of the hardware, which
  * tests/test_storage16_gpu.cu checks on all 65536 codes and 2^32 floats: float subnormals are kept
  * (as for the scaled ones), and a float operation whose result is NaN returns the canonical NaN,
  * bits 0x7fffffff. The host compiles them too, for tests/test_storage16.c (in CI, which has no
  * GPU): it keeps subnormals, its min.NaN below returns the canonical NaN, and x86's fma and
- * subtraction carry a NaN operand's bits through, so it gives the device's bits.
+ * subtraction carry a NaN operand's bits through, so it gives the device's bits for every encode
+ * and every finite decode (its NaN from the NaN code has other bits).
  *
  * Decode: the code sign-extended and moved up by 12, masked to bit 31 and bits 12-26 (one integer
  * instruction), is the scaled decode's float; times 2^112 as there. The NaN code (magnitude
@@ -329,10 +330,11 @@ static inline LBM_S16_HD float lbm_s16_sub_rn(float x, float y)
 #endif
 }
 
-/* min(x, y), the canonical NaN (0x7fffffff) where either is NaN (PTX min.NaN, sm_80 and later) */
+/* min(x, y), the canonical NaN (0x7fffffff) where either is NaN (PTX min.NaN from sm_80; before it
+ * and on the host a compare and a select) */
 static inline LBM_S16_HD float lbm_s16_min_nan(float x, float y)
 {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     float r;
     asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
     return r;
@@ -359,7 +361,7 @@ static inline LBM_S16_HD uint32_t lbm_fp16c_encode_dev_hi(float x)
 {
     const float ac = lbm_s16_min_nan(fabsf(x), (float)LBM_FP16C_MAX);
     /* 2^E, E the exponent of ac and at least -14 (a NaN's: -14, its sum stays NaN) */
-    const float e = lbm_s16_float(lbm_s16_bits(fmaxf(ac, 1.0f / 16384.0f)) & 0x7f800000u);
+    const float e = lbm_s16_float(lbm_s16_bits(fmaxf(ac, (float)LBM_S16_TINY)) & 0x7f800000u);
     const float m = lbm_s16_mul_rn(e, lbm_s16_float(0x0d800000u)); /* 2^(E - 100) */
     /* ac 2^-112 + m rounded once (fma), then m taken away (exact) */
     const float u = lbm_s16_fma_rn(ac, lbm_s16_float(0x07800000u), m); /* 2^-112 */
