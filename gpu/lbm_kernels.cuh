@@ -86,22 +86,21 @@ template <typename T> __device__ __forceinline__ T gpu_value(typename real_of<T>
 {
     return v;
 }
-#define GPU_LBM_16BIT_ACCESS_(T, decode, encode)                                                   \
-    __device__ __forceinline__ float gpu_load(const T *p)                                          \
-    {                                                                                              \
-        return decode(p->h);                                                                       \
-    }                                                                                              \
-    __device__ __forceinline__ float gpu_ldg(const T *p)                                           \
-    {                                                                                              \
-        return decode(__ldg(&p->h));                                                               \
-    }                                                                                              \
-    template <> __device__ __forceinline__ T gpu_value<T>(float v)                                 \
-    {                                                                                              \
-        T r;                                                                                       \
-        r.h = encode(v);                                                                           \
-        return r;                                                                                  \
-    }
-GPU_LBM_16BIT_ACCESS_(gpu_fp16s, lbm_fp16s_decode, lbm_fp16s_encode)
+/* fp16s: cuda_fp16's conversions of the 16-bit value */
+__device__ __forceinline__ float gpu_load(const gpu_fp16s *p)
+{
+    return lbm_fp16s_decode(p->h);
+}
+__device__ __forceinline__ float gpu_ldg(const gpu_fp16s *p)
+{
+    return lbm_fp16s_decode(__ldg(&p->h));
+}
+template <> __device__ __forceinline__ gpu_fp16s gpu_value<gpu_fp16s>(float v)
+{
+    gpu_fp16s r;
+    r.h = lbm_fp16s_encode(v);
+    return r;
+}
 /* fp16c: the sign extension is the load's, not an instruction of its own */
 __device__ __forceinline__ float gpu_load(const gpu_fp16c *p)
 {
@@ -117,7 +116,6 @@ template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
     r.h = lbm_fp16c_encode_dev(v);
     return r;
 }
-#undef GPU_LBM_16BIT_ACCESS_
 
 /* Two neighbouring values of a lattice in one word, the lower x in the low half, for the kernels
  * that take two cells a thread; the same bits as one value at a time. pull: whether a one-domain

@@ -343,17 +343,19 @@ static inline LBM_S16_HD float lbm_s16_min_nan(float x, float y)
 #endif
 }
 
-/* y: a code's bits at the scaled decode's places (sign bit 31, magnitude bits 12-26, others 0) */
-static inline LBM_S16_HD float lbm_fp16c_decode_placed(uint32_t y)
+/* s: a sign-extended code shifted up by 12 (bits 27-31 the sign); masked to bit 31 and the
+ * magnitude's bits 12-26, it is the scaled decode's float */
+static inline LBM_S16_HD float lbm_fp16c_decode_placed(uint32_t s)
 {
-    const float v = lbm_s16_mul_rn(lbm_s16_float(y), lbm_s16_float(0x77800000u)); /* 2^112 */
+    const float v =
+        lbm_s16_mul_rn(lbm_s16_float(s & 0x87fff000u), lbm_s16_float(0x77800000u)); /* 2^112 */
     return lbm_s16_fma_rn(lbm_s16_mul_rn(v, lbm_s16_float(LBM_FP16C_NANTRAP)), 0.0f, v);
 }
 
 /* h: the code sign-extended (as a signed 16-bit load gives it, with no instruction of its own) */
 static inline LBM_S16_HD float lbm_fp16c_decode_dev(int32_t h)
 {
-    return lbm_fp16c_decode_placed(((uint32_t)h << 12) & 0x87fff000u);
+    return lbm_fp16c_decode_placed((uint32_t)h << 12);
 }
 
 /* the code of x in the high 16 bits of the result (the low 16 bits are not defined) */
@@ -378,8 +380,8 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_dev(float x)
 /* the two codes of a word (bits 0-15, 16-31), each sign-extended by an arithmetic shift */
 static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2(uint32_t w)
 {
-    return make_float2(lbm_fp16c_decode_placed((uint32_t)((int32_t)(w << 16) >> 4) & 0x87fff000u),
-                       lbm_fp16c_decode_placed((uint32_t)((int32_t)w >> 4) & 0x87fff000u));
+    return make_float2(lbm_fp16c_decode_placed((uint32_t)((int32_t)(w << 16) >> 4)),
+                       lbm_fp16c_decode_placed((uint32_t)((int32_t)w >> 4)));
 }
 #endif
 
