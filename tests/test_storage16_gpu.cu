@@ -22,6 +22,12 @@ __device__ static void s16_note(struct s16_diff *d, unsigned int input)
     if (k < 4) d->first[k] = input;
 }
 
+/* the same bits, or both NaN */
+__device__ static int s16_same(float a, float b)
+{
+    return isnan(a) ? isnan(b) : __float_as_uint(a) == __float_as_uint(b);
+}
+
 /* d[0]: the scaled decode, d[2]: the device one */
 __global__ static void s16_decode_all(struct s16_diff *d)
 {
@@ -37,9 +43,7 @@ __global__ static void s16_decode_all(struct s16_diff *d)
     const unsigned int c2 = (c * 40503u + 7u) & 0xffffu;
     const float2 p = lbm_fp16c_decode_dev2(c | c2 << 16);
     const float d2 = lbm_fp16c_decode_dev((int16_t)c2);
-    if ((isnan(p.x) ? !isnan(dev) : __float_as_uint(p.x) != __float_as_uint(dev)) ||
-        (isnan(p.y) ? !isnan(d2) : __float_as_uint(p.y) != __float_as_uint(d2)))
-        s16_note(d + 2, c);
+    if (!s16_same(p.x, dev) || !s16_same(p.y, d2)) s16_note(d + 2, c);
 }
 
 /* one launch covers 2^30 bit patterns from `high` << 30; each thread takes 16. d[1]: the scaled
