@@ -117,6 +117,39 @@ template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
     return r;
 }
 
+/* A cell's loads in the kernels that trap the NaN code once a cell: gpu_ldg_raw and gpu_load_raw
+ * are gpu_ldg and gpu_load but for fp16c, whose NaN code they decode to a finite value past the
+ * largest finite one (storage16.h), and gpu_trap_cell, after the 19 loads and before the
+ * collision, makes such a cell's update NaN (fp16c: 18 maxima and 2 float instructions a cell
+ * instead of 2 a value; the other formats: nothing). Only where nothing is added to a value
+ * between its load and the trap (a lid's term could take the NaN code's value under the largest
+ * finite one): the rows away from the y and z faces. */
+template <typename T> __device__ __forceinline__ typename real_of<T>::type gpu_ldg_raw(const T *p)
+{
+    return gpu_ldg(p);
+}
+template <typename T> __device__ __forceinline__ typename real_of<T>::type gpu_load_raw(const T *p)
+{
+    return gpu_load(p);
+}
+template <typename T> __device__ __forceinline__ void gpu_trap_cell(typename real_of<T>::type *) {}
+template <> __device__ __forceinline__ float gpu_ldg_raw<gpu_fp16c>(const gpu_fp16c *p)
+{
+    return lbm_fp16c_decode_dev_raw(__ldg(reinterpret_cast<const short *>(&p->h)));
+}
+template <> __device__ __forceinline__ float gpu_load_raw<gpu_fp16c>(const gpu_fp16c *p)
+{
+    return lbm_fp16c_decode_dev_raw(*reinterpret_cast<const short *>(&p->h));
+}
+template <> __device__ __forceinline__ void gpu_trap_cell<gpu_fp16c>(float *f)
+{
+    float m = fabsf(f[0]); /* a chain in the loads' order */
+#pragma unroll
+    for (int i = 1; i < 19; i++)
+        m = fmaxf(m, fabsf(f[i]));
+    f[0] = lbm_fp16c_trap_cell(f[0], m);
+}
+
 /* Two neighbouring values of a lattice in one word, the lower x in the low half, for the kernels
  * that take two cells a thread; the same bits as one value at a time. pull: whether a one-domain
  * pull takes pull_pairs_kernel; local: whether aa's cell-local half takes aa_pairs_kernel. W: the
@@ -138,6 +171,10 @@ template <typename T> struct pair_word {
     enum { pull = 0, local = 0 };
     typedef unsigned int W;
     __device__ static float2 get(W)
+    {
+        return make_float2(0.0f, 0.0f);
+    }
+    __device__ static float2 get_raw(W)
     {
         return make_float2(0.0f, 0.0f);
     }
@@ -172,6 +209,10 @@ template <> struct pair_word<gpu_fp16s> : pair_word16 {
     {
         return __half22float2(*reinterpret_cast<const __half2 *>(&w));
     }
+    __device__ static float2 get_raw(W w)
+    {
+        return get(w);
+    }
     __device__ static W put(float a, float b)
     {
         const __half2 h = __floats2half2_rn(a, b);
@@ -184,6 +225,10 @@ template <> struct pair_word<gpu_fp16c> : pair_word16 {
     {
         return lbm_fp16c_decode_dev2(w);
     }
+    __device__ static float2 get_raw(W w) /* as gpu_ldg_raw's, for gpu_trap_cell */
+    {
+        return lbm_fp16c_decode_dev2_raw(w);
+    }
     __device__ static W put(float a, float b)
     {
         return __byte_perm(lbm_fp16c_encode_dev_hi(a), lbm_fp16c_encode_dev_hi(b), 0x7632u);
@@ -193,6 +238,10 @@ template <> struct pair_word<float> {
     enum { pull = 1, local = 1 };
     typedef float2 W;
     __device__ static float2 get(W w)
+    {
+        return w;
+    }
+    __device__ static float2 get_raw(W w)
     {
         return w;
     }
@@ -332,9 +381,10 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
          * pointer and a 32-bit index, the x offset in the load's immediate */
         const int c = (int)cell, py = (int)l.pitch, pz = (int)plane;
 #define GPU_LOADM_(i, cx, cy, cz, o)                                                               \
-    f[i] = gpu_ldg((const T *)pp.s[i] + (c - (cy)*py - (cz)*pz) - (cx));
+    f[i] = gpu_ldg_raw((const T *)pp.s[i] + (c - (cy)*py - (cz)*pz) - (cx));
         LBM_D3Q19(GPU_LOADM_)
 #undef GPU_LOADM_
+        gpu_trap_cell<T>(f);
     } else if (V != GPU_PULL_AOS && inner_yz) {
         /* rows away from the y and z faces, a warp with an x end: the x ends are selects in the
          * same instruction stream (a wall's bounce-back, the periodic wrap, or, where another rank
@@ -366,10 +416,11 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
             const int face = r != NULL && ((cx) > 0 ? x - (cx) < 0 : x - (cx) >= nx);              \
             p = face ? r + (GPU_XSLOT(i) / 2 * fyz + fc - (cz) * (long)l.ny - (cy)) : p;           \
         }                                                                                          \
-        f[i] = gpu_load(p);                                                                        \
+        f[i] = gpu_load_raw(p);                                                                    \
     }
         LBM_D3Q19(GPU_LOADX_)
 #undef GPU_LOADX_
+        gpu_trap_cell<T>(f);
     } else if (V != GPU_PULL_AOS) {
         /* rows on a y or z face (whole warps): pull.h's rule as selects on every axis, unrolled,
          * so these rows (4 of every 256 at 256^3 in one domain; in a rank's boxes also the
@@ -621,9 +672,10 @@ __device__ __forceinline__ void aa_local_cell(T *lat, long cell, long ds,
                                               const typename coll_of<T>::type &pc)
 {
     typename real_of<T>::type f[19];
-#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg(lat + (i)*ds + cell);
+#define AA_LOAD_(i, cx, cy, cz, o) f[i] = gpu_ldg_raw(lat + (i)*ds + cell);
     LBM_D3Q19(AA_LOAD_)
 #undef AA_LOAD_
+    gpu_trap_cell<T>(f);
     collide<COLL, FORCED>(f, &pc);
 #define AA_STORE_(i, cx, cy, cz, o) lat[(o)*ds + cell] = gpu_value<T>(f[i]);
     LBM_D3Q19(AA_STORE_)
@@ -740,10 +792,11 @@ __global__ void aa_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b,
         if ((cx) != 0) {                                                                           \
             AA_ROW_END_(at, -(cx), (i)*ds + c)                                                     \
         }                                                                                          \
-        f[i] = gpu_ldg(lat + at);                                                                  \
+        f[i] = gpu_ldg_raw(lat + at);                                                              \
     }
             LBM_D3Q19(AA_LOADX_)
 #undef AA_LOADX_
+            gpu_trap_cell<T>(f);
             collide<COLL, FORCED>(f, &pc);
             if (staged) c = *(volatile long *)(keep + t); /* volatile: a load, not the register */
 #define AA_STOREX_(i, cx, cy, cz, o)                                                               \
@@ -869,12 +922,14 @@ __global__ void aa_pairs_kernel(T *lat, struct lbm_layout l, struct lbm_bounds b
         W *wo = reinterpret_cast<W *>(lat);
 #define AA_LOAD2_(i, cx, cy, cz, o)                                                                \
     {                                                                                              \
-        const float2 v = pair_word<T>::get(__ldg(w + ((i)*ds + cell) / 2));                        \
+        const float2 v = pair_word<T>::get_raw(__ldg(w + ((i)*ds + cell) / 2));                    \
         f[i] = v.x;                                                                                \
         g[i] = v.y;                                                                                \
     }
         LBM_D3Q19(AA_LOAD2_)
 #undef AA_LOAD2_
+        gpu_trap_cell<T>(f);
+        gpu_trap_cell<T>(g);
         collide<COLL, FORCED>(f, &pc);
         collide<COLL, FORCED>(g, &pc);
 #define AA_STORE2_(i, cx, cy, cz, o) wo[((o)*ds + cell) / 2] = pair_word<T>::put(f[i], g[i]);

@@ -5,7 +5,7 @@
  * max absolute error <= lbm_storage16_tolerance, mass against the reference's, no non-finite
  * value. (2) Physics, dp:
  * plane Poiseuille with TRT against the analytic parabola (relative L2 <= 1e-5), Taylor-Green decay
- * rate within 1% of nu k^2. */
+ * rate within 1% of nu k^2. (3) A NaN spreads as in the reference (nan_spread_mismatch). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +79,54 @@ static double compare_with_reference(const struct lbm_case *c, int steps)
     free(ref);
     free(got);
     return worst;
+}
+
+/* A NaN among the populations spreads as in the reference: after two updates the same values
+ * are NaN (a cell that reads one makes all 19 of its values NaN). 16-bit lattices store it as
+ * their NaN code, and the GPU's fp16c kernels trap that code once a cell rather than once a
+ * value (storage16.h): so the NaNs sit where each kernel path reads them, 96-cell rows (an x end
+ * in the first and last warp, none in the middle one): a middle cell, both x ends across the
+ * wall or the periodic wrap, and a cell on a y face. Returns the count of values whose NaN-ness
+ * differs, or -1 on a failure to run. */
+static long nan_spread_mismatch(const struct lbm_case *c)
+{
+    const size_t cells = c->nx * c->ny * c->nz, n = 19 * cells;
+    double *ref = malloc(n * sizeof *ref), *got = malloc(n * sizeof *got), secs;
+    struct lbm_state *s = NULL;
+    struct lbm_launch used;
+    int east = 0, west = 0; /* the directions (1, 0, 0) and (-1, 0, 0) */
+    long mismatch = 0;
+
+    for (int d = 0; d < 19; d++) {
+        if (lbm_cx[d] == 1 && lbm_cy[d] == 0 && lbm_cz[d] == 0) east = d;
+        if (lbm_cx[d] == -1 && lbm_cy[d] == 0 && lbm_cz[d] == 0) west = d;
+    }
+    if (!ref || !got) {
+        free(ref);
+        free(got);
+        return -1;
+    }
+    lbm_reference_init(c, ref);
+    {
+        const size_t y = c->ny / 2, z = c->nz / 2, row = (z * c->ny + y) * c->nx;
+        ref[0 * cells + row + c->nx / 2] = NAN;                     /* a middle cell's rest value */
+        ref[east * cells + row + c->nx - 1] = NAN;                  /* leaving through x = nx - 1 */
+        ref[west * cells + row] = NAN;                              /* leaving through x = 0 */
+        ref[0 * cells + (z * c->ny + 0) * c->nx + c->nx / 2] = NAN; /* on the y = 0 face */
+    }
+    if (lbm_alloc(&s, c, &used, err, sizeof err) || lbm_load(s, ref, err, sizeof err) ||
+        lbm_step(s, 2, &secs, err, sizeof err) || lbm_fetch(s, got, err, sizeof err)) {
+        fprintf(stderr, "nan spread: %s\n", err);
+        mismatch = -1;
+    } else {
+        lbm_reference_step(c, ref, 2);
+        for (size_t i = 0; i < n; i++)
+            mismatch += isnan(got[i]) != isnan(ref[i]);
+    }
+    lbm_free(s);
+    free(ref);
+    free(got);
+    return mismatch;
 }
 
 /* steady channel flow: u_x(y) against g / (2 nu) (y + 1/2)(ny - 1/2 - y), walls half-way */
@@ -229,6 +277,25 @@ int main(void)
                         CHECK(e <= tol);
                     }
                 }
+            }
+        }
+    }
+    for (int g = 0; g < LBM_GEOMETRY_COUNT; g++) {
+        for (int p = 0; p < PREC_COUNT; p++) {
+            for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
+                char why[256];
+                struct lbm_case c = base(96, 5, 5);
+                long m;
+                if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why)) continue;
+                c.geometry = (enum lbm_geometry)g;
+                c.prec = (enum prec)p;
+                c.kernel = (enum lbm_kernel)k;
+                if (g == LBM_CHANNEL) c.force[0] = 1e-4;
+                m = nan_spread_mismatch(&c);
+                if (m != 0)
+                    fprintf(stderr, "  nan spread %s %s %s: %ld values differ\n",
+                            lbm_geometry_names[g], prec_name(c.prec), lbm_kernel_names[k], m);
+                CHECK(m == 0);
             }
         }
     }

@@ -288,6 +288,37 @@ static float fp16c_dev_decode(uint16_t h)
     return isnan(v) && (h & 0x7fffu) == LBM_FP16C_NAN ? lbm_fp16c_decode_generic(h) : v;
 }
 
+/* The GPU kernels' cell trap (storage16.h): the raw decode is the device decode for every finite
+ * code and past the largest finite value for the NaN code; the trap leaves a value's bits alone
+ * (-0 included) while the cell's largest raw magnitude is finite-coded, and makes it NaN once it
+ * is the NaN code's. Returns the count of failures. */
+static long check_cell_trap(void)
+{
+    long bad = 0;
+    const float nan_raw = lbm_fp16c_decode_dev_raw((int16_t)LBM_FP16C_NAN);
+    const float probes[] = {0.0f, -0.0f, 1e-30f, 0.5f, -1.25f, (float)LBM_FP16C_MAX};
+    for (uint32_t h = 0; h <= 0xffffu; h++) {
+        const float raw = lbm_fp16c_decode_dev_raw((int16_t)h);
+        if ((h & 0x7fffu) == LBM_FP16C_NAN)
+            bad += !(fabsf(raw) > (float)LBM_FP16C_MAX) || isnan(raw);
+        else
+            bad += bits_of(raw) != bits_of(lbm_fp16c_decode_dev((int16_t)h));
+    }
+    bad += !(fabsf(lbm_fp16c_decode_dev_raw((int16_t)0xffff)) > (float)LBM_FP16C_MAX);
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        for (uint32_t k = 0; k <= 256; k++) {
+            /* codes across the range, and -0 (0x8000) */
+            const uint32_t h = k < 256 ? k * 0x101u : 0x8000u;
+            const float v = lbm_fp16c_decode_dev((int16_t)h), mx = fabsf(probes[i]);
+            if (isnan(v)) continue;
+            bad += bits_of(lbm_fp16c_trap_cell(v, mx)) != bits_of(v);
+            bad += !isnan(lbm_fp16c_trap_cell(v, nan_raw));
+        }
+    }
+    fprintf(stderr, "fp16c cell trap (raw decode, trap): %ld failures\n", bad);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const int all = argc > 1 && !strcmp(argv[1], "--all");
@@ -365,6 +396,7 @@ int main(int argc, char **argv)
                                 all) == 0);
         CHECK(check_branch_free(&fp16c_dev, lbm_fp16c_encode_generic, lbm_fp16c_decode_generic,
                                 all) == 0);
+        CHECK(check_cell_trap() == 0);
         fprintf(stderr, "block conversions: fp16s %s, fp16c %s\n",
                 ROW16_FP16S_HW ? "hardware" : "element-wise",
                 ROW16_FP16C_VEC ? "AVX-512F" : "element-wise");
