@@ -124,19 +124,15 @@ template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
  * instead of 2 a value; the other formats: nothing). Only where nothing is added to a value
  * between its load and the trap (a lid's term could take the NaN code's value under the largest
  * finite one): the rows away from the y and z faces. */
-template <typename T>
-__device__ __forceinline__ typename real_of<T>::type gpu_ldg_raw(const T *p)
+template <typename T> __device__ __forceinline__ typename real_of<T>::type gpu_ldg_raw(const T *p)
 {
     return gpu_ldg(p);
 }
-template <typename T>
-__device__ __forceinline__ typename real_of<T>::type gpu_load_raw(const T *p)
+template <typename T> __device__ __forceinline__ typename real_of<T>::type gpu_load_raw(const T *p)
 {
     return gpu_load(p);
 }
-template <typename T> __device__ __forceinline__ void gpu_trap_cell(typename real_of<T>::type *)
-{
-}
+template <typename T> __device__ __forceinline__ void gpu_trap_cell(typename real_of<T>::type *) {}
 template <> __device__ __forceinline__ float gpu_ldg_raw<gpu_fp16c>(const gpu_fp16c *p)
 {
     return lbm_fp16c_decode_dev_raw(__ldg(reinterpret_cast<const short *>(&p->h)));
