@@ -63,7 +63,9 @@ template <> struct coll_of<gpu_fp16c> {
 };
 
 /* Every lattice access of the kernels: gpu_load (plain), gpu_ldg (read-only data path: no thread
- * writes the location during the launch) give the value a kernel computes with; a store is
+ * writes the location during the launch) give the value a kernel computes with (gpu_load_raw and
+ * gpu_ldg_raw, below, the same but for fp16c's NaN code, for the kernels that trap it once a
+ * cell); a store is
  * `lat[i] = gpu_value<T>(v)`. float and double: the access itself, so their instances compile to
  * the PTX of direct accesses (the store keeps the form of an assignment: a store through a
  * function moved the address arithmetic ahead of the value and changed aa's and init's PTX); the
@@ -143,7 +145,9 @@ template <> __device__ __forceinline__ float gpu_load_raw<gpu_fp16c>(const gpu_f
 }
 template <> __device__ __forceinline__ void gpu_trap_cell<gpu_fp16c>(float *f)
 {
-    float m = fabsf(f[0]); /* a chain in the loads' order */
+    /* a chain in the loads' order: as fast as a tree of maxima, which it replaced
+     * (data/lbm/gpu-fp16c-cell-trap-h200-h100-2026-11-27), and shorter to read */
+    float m = fabsf(f[0]);
 #pragma unroll
     for (int i = 1; i < 19; i++)
         m = fmaxf(m, fabsf(f[i]));
@@ -153,7 +157,8 @@ template <> __device__ __forceinline__ void gpu_trap_cell<gpu_fp16c>(float *f)
 /* Two neighbouring values of a lattice in one word, the lower x in the low half, for the kernels
  * that take two cells a thread; the same bits as one value at a time. pull: whether a one-domain
  * pull takes pull_pairs_kernel; local: whether aa's cell-local half takes aa_pairs_kernel. W: the
- * word; get, put: its two values as the kernels compute with them; up(b, a, wall): the word of
+ * word; get, put: its two values as the kernels compute with them (get_raw: as gpu_ldg_raw gives
+ * them, for gpu_trap_cell); up(b, a, wall): the word of
  * sources x - 1, x from the word below and the pair's own (wall: the low half of b instead of its
  * high half, b then the cell's own word of the opposite slot); down(a, u, wall): sources x + 1,
  * x + 2 from the pair's own word and the one above (wall: the high half of u).
@@ -351,9 +356,9 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
                       V == GPU_PULL_BOX_GHOSTS || V == GPU_PULL_HALO,
                   "a pull variant");
     const int box = V == GPU_PULL_BOX || V == GPU_PULL_BOX_GHOSTS;
-    /* GPU_PULL_HALO: cell i_halo of the halo's box (ex x ey x ez cells, x fastest) */
+    /* GPU_PULL_HALO: cell i_halo of the halo's box (ex x ey x ez cells, x fastest; pull_kernel's
+     * loop passes only cells inside it) */
     const long ex = (long)x1 - (long)x0;
-    if (V == GPU_PULL_HALO && i_halo >= ex * ey * ez) return;
     const long x = V == GPU_PULL_HALO
                        ? (long)x0 + i_halo % ex
                        : (box ? (long)x0 : 0L) + (long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -84,10 +84,12 @@ static double compare_with_reference(const struct lbm_case *c, int steps)
 /* A NaN among the populations spreads as in the reference: after two updates the same values
  * are NaN (a cell that reads one makes all 19 of its values NaN). 16-bit lattices store it as
  * their NaN code, and the GPU's fp16c kernels trap that code once a cell rather than once a
- * value (storage16.h): so the NaNs sit where each kernel path reads them, 96-cell rows (an x end
- * in the first and last warp, none in the middle one): a middle cell, both x ends across the
- * wall or the periodic wrap, and a cell on a y face. Returns the count of values whose NaN-ness
- * differs, or -1 on a failure to run. */
+ * value (storage16.h), in each of their single-rank paths: so the NaNs sit where those paths read
+ * them, rows of nx = 96 (an x end in the first and last warp, none in the middle one; aa's local
+ * half two cells a thread) and 97 (aa's local half with a lone last cell, or one cell a thread
+ * where the pitch is odd): a middle cell, both x ends across the wall or the periodic wrap, and a
+ * cell on a y face. The distributed variants (box, ghost and halo kernels, received x faces) are
+ * not run here. Returns the count of values whose NaN-ness differs, or -1 on a failure to run. */
 static long nan_spread_mismatch(const struct lbm_case *c)
 {
     const size_t cells = c->nx * c->ny * c->nz, n = 19 * cells;
@@ -280,21 +282,26 @@ int main(void)
             }
         }
     }
-    for (int g = 0; g < LBM_GEOMETRY_COUNT; g++) {
+    for (int g = 0; g < LBM_GEOMETRY_COUNT * LBM_COLLISION_COUNT * 2; g++) {
         for (int p = 0; p < PREC_COUNT; p++) {
             for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
                 char why[256];
-                struct lbm_case c = base(96, 5, 5);
+                const int geo = g % LBM_GEOMETRY_COUNT,
+                          coll = g / LBM_GEOMETRY_COUNT % LBM_COLLISION_COUNT;
+                struct lbm_case c =
+                    base(g < LBM_GEOMETRY_COUNT * LBM_COLLISION_COUNT ? 96 : 97, 5, 5);
                 long m;
                 if (lbm_kernel_supported((enum lbm_kernel)k, why, sizeof why)) continue;
-                c.geometry = (enum lbm_geometry)g;
+                c.geometry = (enum lbm_geometry)geo;
+                c.collision = (enum lbm_collision)coll;
                 c.prec = (enum prec)p;
                 c.kernel = (enum lbm_kernel)k;
-                if (g == LBM_CHANNEL) c.force[0] = 1e-4;
+                if (geo == LBM_CHANNEL) c.force[0] = 1e-4;
                 m = nan_spread_mismatch(&c);
                 if (m != 0)
-                    fprintf(stderr, "  nan spread %s %s %s: %ld values differ\n",
-                            lbm_geometry_names[g], prec_name(c.prec), lbm_kernel_names[k], m);
+                    fprintf(stderr, "  nan spread %zu cells %s %s %s %s: %ld values differ\n", c.nx,
+                            lbm_geometry_names[geo], lbm_collision_names[coll], prec_name(c.prec),
+                            lbm_kernel_names[k], m);
                 CHECK(m == 0);
             }
         }

@@ -369,9 +369,10 @@ static inline LBM_S16_HD float lbm_fp16c_decode_dev_raw(int32_t h)
 }
 
 /* The NaN trap once a cell instead of once a value (two float instructions a value; a kernel
- * that decodes a cell's 19 values raw spends 18 maxima and these two instead of 38): mx, the
- * largest magnitude among the cell's raw decodes, is past the largest finite value exactly when
- * one of them was the NaN code; then v becomes NaN (and with it the cell's density, so every
+ * that decodes a cell's 19 values raw spends 18 maxima and these two instead of 38). mx must be
+ * the largest magnitude (>= 0) among all 19 raw decodes of the cell, with nothing added to any of
+ * them before the trap: it is past the largest finite value exactly when one of them was the NaN
+ * code; then v (the cell's rest value) becomes NaN (and with it the cell's density, so every
  * value the collision makes, as one NaN value makes them), else v unchanged: (mx K) times -0,
  * added to v, is -0 (v + -0 is v for every v, -0 included) for a finite product and NaN for the
  * overflow's inf. */
