@@ -103,14 +103,24 @@ template <> __device__ __forceinline__ gpu_fp16s gpu_value<gpu_fp16s>(float v)
     r.h = lbm_fp16s_encode(v);
     return r;
 }
-/* fp16c: the sign extension is the load's, not an instruction of its own */
+/* fp16c: its code loaded as a signed 16-bit value, so that the sign extension the device decodes
+ * take is the load's, not an instruction of its own (gpu_fp16c_code: plain, _ldg: read-only path)
+ */
+__device__ __forceinline__ int gpu_fp16c_code(const gpu_fp16c *p)
+{
+    return *reinterpret_cast<const short *>(&p->h);
+}
+__device__ __forceinline__ int gpu_fp16c_code_ldg(const gpu_fp16c *p)
+{
+    return __ldg(reinterpret_cast<const short *>(&p->h));
+}
 __device__ __forceinline__ float gpu_load(const gpu_fp16c *p)
 {
-    return lbm_fp16c_decode_dev(*reinterpret_cast<const short *>(&p->h));
+    return lbm_fp16c_decode_dev(gpu_fp16c_code(p));
 }
 __device__ __forceinline__ float gpu_ldg(const gpu_fp16c *p)
 {
-    return lbm_fp16c_decode_dev(__ldg(reinterpret_cast<const short *>(&p->h)));
+    return lbm_fp16c_decode_dev(gpu_fp16c_code_ldg(p));
 }
 template <> __device__ __forceinline__ gpu_fp16c gpu_value<gpu_fp16c>(float v)
 {
@@ -137,11 +147,11 @@ template <typename T> __device__ __forceinline__ typename real_of<T>::type gpu_l
 template <typename T> __device__ __forceinline__ void gpu_trap_cell(typename real_of<T>::type *) {}
 template <> __device__ __forceinline__ float gpu_ldg_raw<gpu_fp16c>(const gpu_fp16c *p)
 {
-    return lbm_fp16c_decode_dev_raw(__ldg(reinterpret_cast<const short *>(&p->h)));
+    return lbm_fp16c_decode_dev_raw(gpu_fp16c_code_ldg(p));
 }
 template <> __device__ __forceinline__ float gpu_load_raw<gpu_fp16c>(const gpu_fp16c *p)
 {
-    return lbm_fp16c_decode_dev_raw(*reinterpret_cast<const short *>(&p->h));
+    return lbm_fp16c_decode_dev_raw(gpu_fp16c_code(p));
 }
 template <> __device__ __forceinline__ void gpu_trap_cell<gpu_fp16c>(float *f)
 {
