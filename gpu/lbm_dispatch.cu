@@ -110,15 +110,20 @@ static struct dirset dirset_of(const int *dirs, int ndirs)
     return ds;
 }
 
-/* the pull kernels' direction base pointers of the lattices src and dst */
+/* the pull kernels' direction addresses of the lattices src and dst (gpu_dirptrs) */
 static struct gpu_dirptrs dirptrs_of(const struct lbm_state *s, const void *src, void *dst)
 {
     struct gpu_dirptrs pp;
-    const size_t stride = s->u.l.dir_stride * s->u.es; /* bytes */
-    for (int d = 0; d < 19; d++) {
-        pp.s[d] = (const char *)src + (size_t)d * stride;
-        pp.d[d] = (char *)dst + (size_t)d * stride;
-    }
+    const unsigned long long es = s->u.es, stride = s->u.l.dir_stride * es; /* bytes */
+    const unsigned long long py = s->u.l.pitch * es, pz = s->u.l.pitch * s->u.l.sy * es;
+    const unsigned long long a = (unsigned long long)(uintptr_t)src;
+    /* unsigned arithmetic: c_y, c_z of -1 wrap to the address above */
+#define GPU_DIRPTR_(i, cx, cy, cz, o)                                                              \
+    pp.s[i] = a + (i)*stride - (unsigned long long)(long long)(cy)*py -                            \
+              (unsigned long long)(long long)(cz)*pz;                                              \
+    pp.d[i] = (char *)dst + (size_t)(i)*stride;
+    LBM_D3Q19(GPU_DIRPTR_)
+#undef GPU_DIRPTR_
     return pp;
 }
 

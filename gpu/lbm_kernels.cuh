@@ -313,15 +313,26 @@ struct gpu_xghosts {
     void *w[2];
 };
 
-/* Direction d's element 0 in the source and the destination lattice (zeros where the pull writes a
- * halo buffer, GPU_PULL_HALO, which reads neither), made on the host for each pull launch: an
- * address is then a 32-bit cell index on a constant pointer (a 64-bit index into the whole lattice
- * took several integer instructions a direction, which the 16-bit lattices, near their issue limit,
- * pay for) */
+/* The pull kernels' direction addresses, made on the host for each launch (zeros where the pull
+ * writes a halo buffer, GPU_PULL_HALO, which reads neither). s[d]: the address (bytes) of the
+ * element that cell 0 reads in direction d on the plain offsets but for the x offset, src's
+ * direction d at -(c_y pitch + c_z plane) elements (it may lie before the lattice: an address,
+ * never a pointer dereferenced); d[d]: dst's direction d, element 0 (the 4- and 8-byte stores).
+ * A load on the plain offsets is then the uniform address plus the cell's byte offset, 32 bits
+ * zero-extended (gpu_at, cb): one 64-bit add a direction, the x offset in the load's immediate.
+ * A 32-bit element index on each direction's pointer had taken about four integer instructions a
+ * direction (the index's sign extension, its y and z offsets), which pull fp16c, its issue slots
+ * nearly full, paid for (data/lbm/gpu-pull-dir-addresses-h200-2026-11-28). */
 struct gpu_dirptrs {
-    const void *s[19];
+    unsigned long long s[19];
     void *d[19];
 };
+
+/* the element at byte offset b (zero-extended) of address a */
+template <typename T> __device__ __forceinline__ T *gpu_at(unsigned long long a, unsigned b)
+{
+    return reinterpret_cast<T *>(a + b);
+}
 
 /* A face row's load of direction i into f[i] (pull_kernel's rows on a y or z face, and
  * pull_pairs_kernel's): pull.h's rule as selects on every axis. The caller's names: the cell
@@ -385,20 +396,45 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
     R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
     /* every cell index fits in an int (pitch sy sz: a direction's cells, or with interleaved rows
-     * the lattice's elements; else 64-bit offsets, the selects' path) */
+     * the lattice's elements), and every cell's byte offset in 32 bits (cb: gpu_dirptrs); else
+     * 64-bit offsets, the selects' path */
     const int idx32 = l.pitch * l.sy * l.sz <= (size_t)INT_MAX;
+    const int off32 = l.pitch * l.sy * l.sz * sizeof(T) <= (size_t)UINT_MAX;
+    const unsigned cb = (unsigned)(cell * sizeof(T));
     /* the first cell of this thread's warp (whole warps start a row in every variant but
      * GPU_PULL_HALO, so the test below is the same for the warp's 32 lanes: no divergence) */
     const long xw = x - (long)(threadIdx.x & 31u);
-    if (plain_warps<T>::ok && V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && idx32 &&
+    if (plain_warps<T>::ok && V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && off32 &&
         xw > 0 && xw + 32 < (long)l.nx) {
-        /* no lane of this warp on an x end: plain offsets, each address the direction's base
-         * pointer and a 32-bit index, the x offset in the load's immediate */
-        const int c = (int)cell, py = (int)l.pitch, pz = (int)plane;
-#define GPU_LOADM_(i, cx, cy, cz, o)                                                               \
-    f[i] = gpu_ldg_raw((const T *)pp.s[i] + (c - (cy)*py - (cz)*pz) - (cx));
+        /* no lane of this warp on an x end: plain offsets, each address the direction's uniform
+         * address and the cell's byte offset, the x offset in the load's immediate */
+#define GPU_LOADM_(i, cx, cy, cz, o) f[i] = gpu_ldg_raw(gpu_at<const T>(pp.s[i], cb) - (cx));
         LBM_D3Q19(GPU_LOADM_)
 #undef GPU_LOADM_
+        gpu_trap_cell<T>(f);
+    } else if (plain_warps<T>::ok && (V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz && off32) {
+        /* a warp with an x end on one domain or an interior box (no ghost cell): the plain
+         * addresses, and for each x-moving direction the end lane's source as a select, in the
+         * same instruction stream: across a periodic x the cell nx on (its byte offset nx
+         * values on), else the wall's bounce-back, the cell's own slot opp(d): direction o's
+         * address less the y and z offsets it holds (c_y, c_z of o are those of d negated) */
+        const bool xlo = x == 0, xhi = x == (long)l.nx - 1;
+        const int perx = b.periodic[0];
+        const unsigned es = (unsigned)sizeof(T), wrap = (unsigned)l.nx * es;
+        const unsigned py = (unsigned)l.pitch * es, pz = (unsigned)plane * es;
+#define GPU_LOADE_(i, cx, cy, cz, o)                                                               \
+    {                                                                                              \
+        const T *p = gpu_at<const T>(pp.s[i], cb) - (cx);                                          \
+        if ((cx) != 0) {                                                                           \
+            const T *alt =                                                                         \
+                perx ? gpu_at<const T>(pp.s[i], (cx) > 0 ? cb + wrap : cb - wrap) - (cx)           \
+                     : gpu_at<const T>(pp.s[o], cb - (unsigned)(cy)*py - (unsigned)(cz)*pz);       \
+            p = ((cx) > 0 ? xlo : xhi) ? alt : p;                                                  \
+        }                                                                                          \
+        f[i] = gpu_ldg_raw(p);                                                                     \
+    }
+        LBM_D3Q19(GPU_LOADE_)
+#undef GPU_LOADE_
         gpu_trap_cell<T>(f);
     } else if (V != GPU_PULL_AOS && inner_yz) {
         /* rows away from the y and z faces, a warp with an x end: the x ends are selects in the
