@@ -38,10 +38,11 @@ template <> struct real_of<gpu_fp16s> {
 template <> struct real_of<gpu_fp16c> {
     typedef float type;
 };
-/* plain_warps<T>::ok: whether pull's warps without an x end take the plain-offset path (below).
- * Every type but fp16s: its pull waits on its 2-byte loads' latency, and the path's extra
- * registers (44 -> 48 a thread, 44 -> 40 warps an SM) cost it more than its fewer instructions
- * give (-1.7% on an H100; sp, dp and fp16c gain: data/PERFORMANCE-NOTES.md) */
+/* plain_warps<T>::ok: whether pull's warps without an x end take the plain-offset path (below),
+ * and its warps with one the same addresses with selects. Every type but fp16s: its pull waits on
+ * its 2-byte loads' latency, and the path's extra registers (44 -> 48 a thread, 44 -> 40 warps an
+ * SM) cost it more than its fewer instructions give (-1.7% on an H100; sp, dp and fp16c gain:
+ * data/PERFORMANCE-NOTES.md) */
 template <typename T> struct plain_warps {
     enum { ok = 1 };
 };
@@ -328,10 +329,15 @@ struct gpu_dirptrs {
     void *d[19];
 };
 
-/* the element at byte offset b (zero-extended) of address a */
+/* the element at byte offset b of address a: b in 32 bits, zero-extended (the form the kernels
+ * take where every byte offset fits), or signed 64 bits */
 template <typename T> __device__ __forceinline__ T *gpu_at(unsigned long long a, unsigned b)
 {
     return reinterpret_cast<T *>(a + b);
+}
+template <typename T> __device__ __forceinline__ T *gpu_at(unsigned long long a, long long b)
+{
+    return reinterpret_cast<T *>(a + (unsigned long long)b);
 }
 
 /* A face row's load of direction i into f[i] (pull_kernel's rows on a y or z face, and
@@ -396,28 +402,38 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
     R f[19];
     const int inner_yz = y > 0 && y < (long)l.ny - 1 && z > 0 && z < (long)l.nz - 1;
     /* every cell index fits in an int (pitch sy sz: a direction's cells, or with interleaved rows
-     * the lattice's elements), and every cell's byte offset in 32 bits (cb: gpu_dirptrs); else
-     * 64-bit offsets, the selects' path */
+     * the lattice's elements; else 64-bit offsets, the selects' path), and every cell's byte
+     * offset in 32 bits (cb; with interleaved rows a lattice of at most 4 GiB) */
     const int idx32 = l.pitch * l.sy * l.sz <= (size_t)INT_MAX;
     const int off32 = l.pitch * l.sy * l.sz * sizeof(T) <= (size_t)UINT_MAX;
     const unsigned cb = (unsigned)(cell * sizeof(T));
     /* the first cell of this thread's warp (whole warps start a row in every variant but
      * GPU_PULL_HALO, so the test below is the same for the warp's 32 lanes: no divergence) */
     const long xw = x - (long)(threadIdx.x & 31u);
-    if (plain_warps<T>::ok && V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && off32 &&
+    if (plain_warps<T>::ok && V != GPU_PULL_AOS && V != GPU_PULL_HALO && inner_yz && idx32 &&
         xw > 0 && xw + 32 < (long)l.nx) {
         /* no lane of this warp on an x end: plain offsets, each address the direction's uniform
-         * address and the cell's byte offset, the x offset in the load's immediate */
+         * address and the cell's byte offset (32 bits where they fit, else the index widened),
+         * the x offset in the load's immediate */
 #define GPU_LOADM_(i, cx, cy, cz, o) f[i] = gpu_ldg_raw(gpu_at<const T>(pp.s[i], cb) - (cx));
-        LBM_D3Q19(GPU_LOADM_)
+#define GPU_LOADM64_(i, cx, cy, cz, o)                                                             \
+    f[i] =                                                                                         \
+        gpu_ldg_raw(gpu_at<const T>(pp.s[i], (long long)(int)cell * (long long)sizeof(T)) - (cx));
+        if (off32) {
+            LBM_D3Q19(GPU_LOADM_)
+        } else {
+            LBM_D3Q19(GPU_LOADM64_)
+        }
 #undef GPU_LOADM_
+#undef GPU_LOADM64_
         gpu_trap_cell<T>(f);
     } else if (plain_warps<T>::ok && (V == GPU_PULL || V == GPU_PULL_BOX) && inner_yz && off32) {
-        /* a warp with an x end on one domain or an interior box (no ghost cell): the plain
-         * addresses, and for each x-moving direction the end lane's source as a select, in the
-         * same instruction stream: across a periodic x the cell nx on (its byte offset nx
-         * values on), else the wall's bounce-back, the cell's own slot opp(d): direction o's
-         * address less the y and z offsets it holds (c_y, c_z of o are those of d negated) */
+        /* a warp with an x end on one domain or an interior box (no ghost cell), where byte
+         * offsets fit in 32 bits: the plain addresses, and for each x-moving direction the end
+         * lane's source as a select, in the same instruction stream: across a periodic x the
+         * cell at the row's other end (byte offset nx values on at x = 0, back at x = nx - 1),
+         * else the wall's bounce-back, the cell's own slot opp(d): direction o's address less
+         * the y and z offsets it holds (c_y, c_z of o are those of d negated) */
         const bool xlo = x == 0, xhi = x == (long)l.nx - 1;
         const int perx = b.periodic[0];
         const unsigned es = (unsigned)sizeof(T), wrap = (unsigned)l.nx * es;
@@ -437,11 +453,13 @@ pull_cell(const T *__restrict__ src, T *__restrict__ dst, struct lbm_layout l, s
 #undef GPU_LOADE_
         gpu_trap_cell<T>(f);
     } else if (V != GPU_PULL_AOS && inner_yz) {
-        /* rows away from the y and z faces, a warp with an x end: the x ends are selects in the
-         * same instruction stream (a wall's bounce-back, the periodic wrap, or, where another rank
-         * lies beyond, the ghost cell the plain offset reaches), so the first and last warp of each
-         * row do not diverge into the general rule. GPU_PULL and GPU_PULL_BOX (whose boxes never
-         * reach an x side facing another rank) compile without the ghost test. */
+        /* rows away from the y and z faces, a warp with an x end (every warp in fp16s, and in
+         * GPU_PULL and GPU_PULL_BOX only where byte offsets pass 32 bits): the x ends are
+         * selects in the same instruction stream (a wall's bounce-back, the periodic wrap, or,
+         * where another rank lies beyond, the ghost cell the plain offset reaches), so the
+         * first and last warp of each row do not diverge into the general rule. GPU_PULL and
+         * GPU_PULL_BOX (whose boxes never reach an x side facing another rank) compile without
+         * the ghost test. */
         const long base = (long)cell, ds = (long)l.dir_stride, pitch = (long)l.pitch;
         const long nx = (long)l.nx;
         const int perx = b.periodic[0];
