@@ -351,10 +351,16 @@ static inline LBM_S16_HD float lbm_fp16c_decode_placed_raw(uint32_t s)
     return lbm_s16_mul_rn(lbm_s16_float(s & 0x87fff000u), lbm_s16_float(0x77800000u)); /* 2^112 */
 }
 
+/* v, or NaN where v is the NaN code's raw decode: (v K) times 0, added to v (the trap of one
+ * value; lbm_fp16c_trap_cell below, the same once a cell) */
+static inline LBM_S16_HD float lbm_fp16c_trap_value(float v)
+{
+    return lbm_s16_fma_rn(lbm_s16_mul_rn(v, lbm_s16_float(LBM_FP16C_NANTRAP)), 0.0f, v);
+}
+
 static inline LBM_S16_HD float lbm_fp16c_decode_placed(uint32_t s)
 {
-    const float v = lbm_fp16c_decode_placed_raw(s);
-    return lbm_s16_fma_rn(lbm_s16_mul_rn(v, lbm_s16_float(LBM_FP16C_NANTRAP)), 0.0f, v);
+    return lbm_fp16c_trap_value(lbm_fp16c_decode_placed_raw(s));
 }
 
 /* h: the code sign-extended (as a signed 16-bit load gives it, with no instruction of its own) */
@@ -402,15 +408,15 @@ static inline LBM_S16_HD uint16_t lbm_fp16c_encode_dev(float x)
 
 #ifdef __CUDACC__
 /* the two codes of a word (bits 0-15, 16-31), each sign-extended by an arithmetic shift */
-static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2(uint32_t w)
-{
-    return make_float2(lbm_fp16c_decode_placed((uint32_t)((int32_t)(w << 16) >> 4)),
-                       lbm_fp16c_decode_placed((uint32_t)((int32_t)w >> 4)));
-}
 static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2_raw(uint32_t w)
 {
     return make_float2(lbm_fp16c_decode_placed_raw((uint32_t)((int32_t)(w << 16) >> 4)),
                        lbm_fp16c_decode_placed_raw((uint32_t)((int32_t)w >> 4)));
+}
+static __device__ __forceinline__ float2 lbm_fp16c_decode_dev2(uint32_t w)
+{
+    const float2 r = lbm_fp16c_decode_dev2_raw(w);
+    return make_float2(lbm_fp16c_trap_value(r.x), lbm_fp16c_trap_value(r.y));
 }
 #endif
 
