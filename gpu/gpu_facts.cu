@@ -112,24 +112,27 @@ extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen
     return 0;
 }
 
+/* an attribute of the current device, 0 where it cannot be read */
+static int gpu_attribute(cudaDeviceAttr what)
+{
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, what, dev) != cudaSuccess)
+        return 0;
+    return v;
+}
+
 extern "C" int gpu_sm_count(void)
 {
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        return 0;
-    return sms;
+    return gpu_attribute(cudaDevAttrMultiProcessorCount);
 }
 
 extern "C" double gpu_occupancy(const void *fn, int threads, size_t smem, long blocks)
 {
-    int per_sm = 0, dev = 0, max_threads = 0;
+    int per_sm = 0;
     const int sms = gpu_sm_count();
-    if (sms == 0 || cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) !=
-            cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess ||
-        max_threads == 0)
+    const int max_threads = gpu_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
+    if (sms == 0 || max_threads == 0 ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem) != cudaSuccess)
         return NAN;
     double resident = (double)per_sm * sms;
     if ((double)blocks < resident) resident = (double)blocks;

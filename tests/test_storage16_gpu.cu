@@ -37,8 +37,7 @@ __global__ static void s16_decode_all(struct s16_diff *d)
     const uint32_t want = __float_as_uint(lbm_fp16c_decode_generic((uint16_t)c));
     if (got != want) s16_note(d, c);
     const float dev = lbm_fp16c_decode_dev((int16_t)c);
-    if ((c & 0x7fffu) == LBM_FP16C_NAN ? !isnan(dev) : __float_as_uint(dev) != want)
-        s16_note(d + 2, c);
+    if (!s16_same(dev, __uint_as_float(want))) s16_note(d + 2, c); /* the NaN code: any NaN */
     /* the paired decode: c in the low half, another code (all of them over the launch) high */
     const unsigned int c2 = (c * 40503u + 7u) & 0xffffu;
     const float2 p = lbm_fp16c_decode_dev2(c | c2 << 16);
