@@ -351,10 +351,11 @@ static inline LBM_S16_HD float lbm_fp16c_decode_placed_raw(uint32_t s)
     return lbm_s16_mul_rn(lbm_s16_float(s & 0x87fff000u), lbm_s16_float(0x77800000u)); /* 2^112 */
 }
 
-/* The NaN trap: (probe K) times zero, added to v, is v where probe K is finite (zero has the sign
- * that leaves v as it is, -0 included) and NaN where it overflowed to inf, that is where probe is
- * past the largest finite value: the NaN code's raw decode. */
-static inline LBM_S16_HD float lbm_fp16c_trap_(float v, float probe, float zero)
+/* The NaN trap: (probe K) times zero, added to v, is v where probe K is finite and NaN where it
+ * overflowed to inf, that is where |probe| is past the largest finite code's value (the NaN
+ * code's raw decode is). zero must make that product -0 or a zero of v's sign, so that v, -0
+ * included, stays as it is. */
+static inline LBM_S16_HD float lbm_fp16c_nan_trap(float v, float probe, float zero)
 {
     return lbm_s16_fma_rn(lbm_s16_mul_rn(probe, lbm_s16_float(LBM_FP16C_NANTRAP)), zero, v);
 }
@@ -363,7 +364,7 @@ static inline LBM_S16_HD float lbm_fp16c_trap_(float v, float probe, float zero)
  * below, the same once a cell): v K times +0 has the sign of v */
 static inline LBM_S16_HD float lbm_fp16c_trap_value(float v)
 {
-    return lbm_fp16c_trap_(v, v, 0.0f);
+    return lbm_fp16c_nan_trap(v, v, 0.0f);
 }
 
 static inline LBM_S16_HD float lbm_fp16c_decode_placed(uint32_t s)
@@ -392,7 +393,7 @@ static inline LBM_S16_HD float lbm_fp16c_decode_dev_raw(int32_t h)
  * overflow's inf. */
 static inline LBM_S16_HD float lbm_fp16c_trap_cell(float v, float mx)
 {
-    return lbm_fp16c_trap_(v, mx, -0.0f);
+    return lbm_fp16c_nan_trap(v, mx, -0.0f);
 }
 
 /* the code of x in the high 16 bits of the result (the low 16 bits are not defined) */
