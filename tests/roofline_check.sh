@@ -217,6 +217,11 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "peak_bw_GBs") c
 "$rl" --table "$tmp/nopeak.csv" "$fx/lbm.csv" >"$tmp/t2.txt" 2>/dev/null
 grep -Eq '^ +copy_nt +sp +40\.0 +40\.0 +- ' "$tmp/t2.txt" && ! grep -qi 'nan' "$tmp/t2.txt" &&
     ok "--table: an unknown peak is -" || bad "--table without a peak: $(cat "$tmp/t2.txt")"
+# a run stopped before its lbm step (stream rows only): the device says so, no empty heading
+"$rl" --table "$fx/stream.csv" >"$tmp/t3.txt" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && grep -q '^  lbm: no rows for this device$' "$tmp/t3.txt" && ! grep -q 'MFLUP/s' "$tmp/t3.txt" &&
+    grep -Eq '^ +copy_nt +sp +40\.0' "$tmp/t3.txt" &&
+    ok "--table of stream rows alone: no lbm heading" || bad "--table, stream only (rc $rc): $(cat "$tmp/t3.txt")"
 
 # 12. plots: no shell, gnuplot failures reported, moved folders render, readable charts
 mkdir "$tmp/cwd" "$tmp/fakebin"
