@@ -521,10 +521,10 @@ int roof_table(FILE *out, const struct csv_table *t)
         size_t nlbm = 0;
         for (size_t k = 0; k < n; k++)
             nlbm += strcmp(t->rows[ix[k]].bench, "lbm") == 0;
-        if (nlbm) /* a run stopped before its lbm step: no empty heading */
+        if (nlbm)
             fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s  %s\n", "lbm", "prec", "MFLUP/s",
                     "% ceiling", "ceiling", "MFLUP/s/W", "rounds", "lowest", "flags");
-        else
+        else /* none in the files given (a run stopped before its lbm step): no empty heading */
             fprintf(out, "  lbm: no rows for this device\n");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
