@@ -39,7 +39,8 @@ struct stream_arrays {
     cudaEvent_t ev[2];
     double *partial; /* load: one sum per block of the main launch, then one for the tail */
     long nparts;
-    double sum; /* load: the last run's sum, for the check */
+    double sum;  /* load: the last run's sum, for the check */
+    long passes; /* runs of the kernel so far (update's check) */
 };
 
 /* The kernels by the arguments they take: a copy, copy19's 19 arrays, the STREAM operations;
@@ -53,7 +54,7 @@ enum gpu_stream_family {
 };
 /* ops_kernel's kernels (its template parameter K) */
 #define GPU_STREAM_OPS(X)                                                                          \
-    X(STREAM_SCALE) X(STREAM_ADD) X(STREAM_TRIAD) X(STREAM_LOAD) X(STREAM_STORE)
+    X(STREAM_SCALE) X(STREAM_ADD) X(STREAM_TRIAD) X(STREAM_LOAD) X(STREAM_STORE) X(STREAM_UPDATE)
 /* Words of the main loop by their bytes; one element of a precision is the word of its size */
 #define GPU_STREAM_WORDS(X)                                                                        \
     X(16, uint4) X(8, unsigned long long) X(4, unsigned) X(2, unsigned short)
@@ -330,7 +331,8 @@ extern "C" int stream_alloc(struct stream_arrays **out, const struct stream_case
         a->p.s[j] = a->base + l.src[j];
     for (int j = 0; j < l.ndst; j++)
         a->p.d[j] = a->base + l.dst[j];
-    for (int j = 0; j < l.nsrc + l.ndst; j++) {
+    /* an in-place kernel's destination is its source: initialised, not poisoned */
+    for (int j = 0; j < l.nsrc + (stream_kernel_in_place(c->kernel) ? 0 : l.ndst); j++) {
         char *p = j < l.nsrc ? (char *)a->p.s[j] : a->p.d[j - l.nsrc];
         size_t n = c->n;
         int array = j < l.nsrc ? j : -1;
@@ -399,6 +401,7 @@ extern "C" int stream_run(struct stream_arrays *a, int reps, double *seconds, ch
                       errlen))
             return 1;
         seconds[r] = ms * 1e-3;
+        a->passes++;
     }
     if (a->c.kernel == STREAM_LOAD) { /* outside the timing: the partial sums, added here */
         double *h = (double *)malloc((size_t)a->nparts * sizeof(double));
@@ -424,8 +427,10 @@ extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_re
                             size_t errlen)
 {
     size_t n = a->c.n, wrong = 0;
-    double worst = 0;
+    double worst = 0, t;
     void *h;
+    if (stream_update_check_pass(a->c.kernel, a->passes) && stream_run(a, 1, &t, err, errlen))
+        return 1;
     if (a->c.kernel == STREAM_LOAD) {
         double want = stream_load_sum(n), e = fabs(a->sum - want) / want;
         *bad = !(e <= stream_load_tolerance(n)); /* NaN (a block's sum unwritten) fails */

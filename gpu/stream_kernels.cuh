@@ -55,10 +55,11 @@ __global__ void __launch_bounds__(MAXT) copy19_kernel(ptrs19 p, size_t nw)
     }
 }
 
-/* STREAM's scale, add, triad (STREAM_Q), load and store on words W holding sizeof(W)/sizeof(T)
- * values of type T. K is the kernel (a compile-time constant: each instance keeps only its own
- * loads and arithmetic). load: each thread sums in double, the block reduces through warp
- * shuffles and shared memory, thread 0 writes partial[blockIdx.x]. */
+/* STREAM's scale, add, triad (STREAM_Q), load, store and update on words W holding
+ * sizeof(W)/sizeof(T) values of type T. K is the kernel (a compile-time constant: each instance
+ * keeps only its own loads and arithmetic). load: each thread sums in double, the block reduces
+ * through warp shuffles and shared memory, thread 0 writes partial[blockIdx.x]. update reads and
+ * writes d alone (its x is the same array and never touched, so __restrict__ holds). */
 template <typename T, typename W> union lanes {
     W w;
     T t[sizeof(W) / sizeof(T)];
@@ -69,6 +70,7 @@ __global__ void ops_kernel(W *__restrict__ d, const W *__restrict__ x, const W *
                            size_t nw, double *__restrict__ partial)
 {
     constexpr int L = sizeof(W) / sizeof(T);
+    constexpr bool in_place = K == STREAM_UPDATE;
     constexpr bool reads_x = K != STREAM_STORE, reads_y = K == STREAM_ADD || K == STREAM_TRIAD;
     const T q = (T)STREAM_Q;
     const size_t stride = (size_t)gridDim.x * blockDim.x * ILP;
@@ -79,7 +81,7 @@ __global__ void ops_kernel(W *__restrict__ d, const W *__restrict__ x, const W *
         for (int k = 0; k < ILP; k++) {
             size_t j = i + (size_t)k * blockDim.x;
             if (j < nw) {
-                if (reads_x) a[k].w = x[j];
+                if (reads_x) a[k].w = in_place ? d[j] : x[j];
                 if (reads_y) b[k].w = y[j];
             }
         }
@@ -101,6 +103,8 @@ __global__ void ops_kernel(W *__restrict__ d, const W *__restrict__ x, const W *
                         r.t[l] = a[k].t[l] + b[k].t[l];
                     else if (K == STREAM_TRIAD)
                         r.t[l] = a[k].t[l] + q * b[k].t[l];
+                    else if (K == STREAM_UPDATE)
+                        r.t[l] = (T)STREAM_UPDATE_Q * a[k].t[l];
                     else
                         r.t[l] = (T)STREAM_STORE_VALUE;
                 }

@@ -51,7 +51,9 @@ int stream_alloc(struct stream_arrays **s, const struct stream_case *c, struct s
 /* Runs the kernel `reps` times; seconds[r] is the time of run r. */
 int stream_run(struct stream_arrays *s, int reps, double *seconds, char *err, size_t errlen);
 /* Checks every destination element against the value its source held; *bad counts mismatches
- * (poison left over counts too). */
+ * (poison left over counts too). An in-place kernel's one array is not poisoned (it is its own
+ * source): where stream_update_check_pass says so, the check runs the kernel once more, untimed,
+ * so that the expected values differ from the initial ones. */
 int stream_check(struct stream_arrays *s, size_t *bad, double *max_rel_err, char *err,
                  size_t errlen);
 void stream_free(struct stream_arrays *s);

@@ -43,6 +43,11 @@ int main(void)
     CHECK(traffic_is(STREAM_STORE, 4, 0, 4, 4));
     CHECK(traffic_is(STREAM_STORE_NT, 4, 0, 4, 4));
     CHECK(traffic_is(STREAM_LOAD, 8, 0, 8, 8));
+    /* update stores in place, into lines its own loads brought in: 2 s in both conventions, and
+     * the flag stays 0 even where ordinary stores write-allocate */
+    CHECK(traffic_is(STREAM_UPDATE, 8, 0, 16, 16));
+    CHECK(stream_traffic(STREAM_UPDATE, 4, 1, &t) == 0 && t.prog_bytes == 8 && t.dram_bytes == 8 &&
+          t.write_allocate == 0);
     CHECK(stream_traffic(STREAM_LOAD, 4, 1, &t) == 0 && t.prog_bytes == 4 && t.dram_bytes == 4 &&
           t.write_allocate == 0);
     /* the store kind: the _nt kernels and only they stream their stores */
@@ -55,6 +60,10 @@ int main(void)
             CHECK(strcmp(stream_kernel_names[j], stream_kernel_names[k]) != 0);
     }
     CHECK(stream_kernel_nt(STREAM_KERNEL_COUNT) == -1);
+    /* update, and only it, is in place */
+    for (int k = 0; k < STREAM_KERNEL_COUNT; k++)
+        CHECK(stream_kernel_in_place((enum stream_kernel)k) == (k == STREAM_UPDATE));
+    CHECK(stream_kernel_in_place(STREAM_KERNEL_COUNT) == -1);
     /* STREAM's names in the table, each with its own arithmetic (stream_values.h); the help list
      * carries every name */
     CHECK(strcmp(stream_kernel_names[STREAM_SCALE], "scale") == 0);
@@ -72,6 +81,13 @@ int main(void)
     CHECK(stream_expect(STREAM_TRIAD, 5, 0) == stream_value(5, 0) + 3.0 * stream_value(5, 1));
     CHECK(stream_expect(STREAM_STORE, 5, 0) == STREAM_STORE_VALUE && STREAM_STORE_VALUE < 0);
     CHECK(stream_expect(STREAM_COPY19, 5, 7) == stream_value(5, 7));
+    /* update is checked after an odd number of passes, where every element must differ from the
+     * value it started with (an untouched array fails); the backends add a pass to an even count */
+    CHECK(stream_update_check_pass(STREAM_UPDATE, 0) && stream_update_check_pass(STREAM_UPDATE, 4));
+    CHECK(!stream_update_check_pass(STREAM_UPDATE, 3) && !stream_update_check_pass(STREAM_COPY, 4));
+    for (size_t i = 0; i < 4096; i++)
+        CHECK(stream_expect(STREAM_UPDATE, i, 0) == -stream_value(i, 0) &&
+              stream_expect(STREAM_UPDATE, i, 0) != stream_value(i, 0));
     /* the expected results are exact in single precision: the check may demand equality */
     for (size_t i = 0; i < 4096; i++) {
         CHECK((double)(float)stream_expect(STREAM_TRIAD, i, 0) ==
@@ -130,6 +146,13 @@ int main(void)
         c.kernel = STREAM_LOAD;
         CHECK(stream_layout(&c, 65536, 0, &l) == 0 && l.nsrc == 1 && l.ndst == 0 &&
               l.total == 65536);
+        /* update: one array, its source and destination, placed by the read offset */
+        c.kernel = STREAM_UPDATE;
+        c.read_offset = 1;
+        c.write_offset = 3;
+        CHECK(stream_layout(&c, 4096, 192, &l) == 0 && l.nsrc == 1 && l.ndst == 1 &&
+              l.src[0] == 4 && l.dst[0] == l.src[0] && l.total == l.stride);
+        c.read_offset = 0;
         c.kernel = STREAM_STORE;
         c.write_offset = 3;
         CHECK(stream_layout(&c, 4096, 192, &l) == 0 && l.nsrc == 0 && l.ndst == 1 &&

@@ -254,12 +254,15 @@ static int expand(void *ctx, struct runner *r)
                 for (size_t ri = 0; ri < o->read_offsets.n; ri++) {
                     for (size_t wi = 0; wi < o->write_offsets.n; wi++) {
                         struct stream_case c;
+                        const int one_array =
+                            stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
+                        if (one_array && wi > 0) break; /* its one array: the read offset */
                         memset(&c, 0, sizeof c);
                         c.kernel = (enum stream_kernel)o->kernels[ki];
                         c.prec = (enum prec)o->c.precs[pi];
                         c.n = elements_for(x->dev, o, si, c.kernel, c.prec);
                         c.read_offset = o->read_offsets.v[ri];
-                        c.write_offset = o->write_offsets.v[wi];
+                        c.write_offset = one_array ? c.read_offset : o->write_offsets.v[wi];
                         if (expand_launch(x, r, c)) return 1;
                     }
                 }

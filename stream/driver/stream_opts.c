@@ -79,13 +79,16 @@ static const struct options_entry entries[] = {
     {"kernel", 0, "LIST",
      "comma-separated (default: all this backend supports) of\n" STREAM_KERNEL_HELP_LIST
      "\nSTREAM's copy, scale b=3c, add c=a+b, triad a=b+3c; load: sum of one array; store: one "
-     "value to every element; _nt: non-temporal stores (cpu); copy19: D3Q19 traffic, 38 arrays; "
-     "memcpy: cudaMemcpy (gpu)",
+     "value to every element; update: one array scaled by -1 in place (the in-place LBM kernel's "
+     "pattern); _nt: non-temporal stores (cpu); copy19: D3Q19 traffic, 38 arrays; memcpy: "
+     "cudaMemcpy (gpu)",
      NULL, NULL, OPTIONS_PARSE, parse_kernel},
     {"read-offset", 0, "LIST", "elements the source starts past an aligned address (default 0)",
      NULL, NULL, OPTIONS_PARSE, parse_read_offset},
-    {"write-offset", 0, "LIST", "elements the destination starts past it (default 0)", NULL, NULL,
-     OPTIONS_PARSE, parse_write_offset},
+    {"write-offset", 0, "LIST",
+     "elements the destination starts past it (default 0; update's one array takes the read "
+     "offset)",
+     NULL, NULL, OPTIONS_PARSE, parse_write_offset},
     {"block", 0, "LIST", "gpu: threads per block, multiples of 32 up to 1024", GPU_ONLY,
      OPTIONS_PARSE, parse_block},
     {"blocks", 0, "LIST", "gpu: grid size (default: one pass over the array)", GPU_ONLY,

@@ -4,13 +4,14 @@
 
 #include "stream_model.h"
 
-#define STREAM_KERNEL_NAME(id, name, loads, stores, nt) [id] = name,
+#define STREAM_KERNEL_NAME(id, name, loads, stores, st) [id] = name,
 const char *const stream_kernel_names[STREAM_KERNEL_COUNT] = {STREAM_KERNELS(STREAM_KERNEL_NAME)};
 #undef STREAM_KERNEL_NAME
 
-#define STREAM_KERNEL_WEIGHTS(id, name, loads, stores, nt) [id] = {loads, stores, nt},
+#define STREAM_KERNEL_WEIGHTS(id, name, loads, stores, st) [id] = {loads, stores, STREAM_ST_##st},
 static const struct {
-    int loads, stores, nt;
+    int loads, stores;
+    enum stream_store st;
 } weights[STREAM_KERNEL_COUNT] = {STREAM_KERNELS(STREAM_KERNEL_WEIGHTS)};
 #undef STREAM_KERNEL_WEIGHTS
 
@@ -24,7 +25,12 @@ int stream_kernel_arrays(enum stream_kernel k, int *loads, int *stores)
 
 int stream_kernel_nt(enum stream_kernel k)
 {
-    return (unsigned)k < STREAM_KERNEL_COUNT ? weights[k].nt : -1;
+    return (unsigned)k < STREAM_KERNEL_COUNT ? weights[k].st == STREAM_ST_NT : -1;
+}
+
+int stream_kernel_in_place(enum stream_kernel k)
+{
+    return (unsigned)k < STREAM_KERNEL_COUNT ? weights[k].st == STREAM_ST_INPLACE : -1;
 }
 
 int stream_prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen)
@@ -50,13 +56,14 @@ int stream_prec_supported(enum stream_kernel k, enum prec p, char *why, size_t w
 
 /* Program bytes: (loads + stores) x s. Modelled DRAM bytes: + one read of every stored line when
  * ordinary stores write-allocate (copy 3 s, add/triad 4 s, store 2 s); a kernel that stores
- * nothing (load) moves what it reads whatever the store kind. */
+ * nothing (load) moves what it reads whatever the store kind, and one that stores in place
+ * (update: 2 s) stores into lines its own loads just brought in, so no store reads memory. */
 int stream_traffic(enum stream_kernel k, size_t elem_size, int write_allocate,
                    struct stream_traffic *t)
 {
     int loads, stores;
     if (stream_kernel_arrays(k, &loads, &stores) || elem_size == 0) return 1;
-    t->write_allocate = write_allocate && stores > 0 ? 1 : 0;
+    t->write_allocate = write_allocate && stores > 0 && !stream_kernel_in_place(k) ? 1 : 0;
     t->prog_bytes = (double)((size_t)(loads + stores) * elem_size);
     t->dram_bytes =
         t->prog_bytes + (t->write_allocate ? (double)((size_t)stores * elem_size) : 0.0);

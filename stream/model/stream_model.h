@@ -11,42 +11,53 @@
 extern "C" {
 #endif
 
-/* The kernels, one line each: X(id, name, loads, stores, nt). loads and stores are the arrays
- * read and written per index (the byte table's weights, stream_bytes.c); nt is 1 where the stores
- * are non-temporal (CPU streaming stores: no write-allocate). The enum, the names, --kernel, --help
- * and the byte table all come from this list; each backend says which it runs
- * (stream_kernel_supported). New kernels go at the end. STREAM's kernels (McCalpin 1995) with
- * q = STREAM_Q map onto sources s0, s1 and destination d0 as scale d0 = q s0 (b = q c), add
- * d0 = s0 + s1 (c = a + b), triad d0 = s0 + q s1 (a = b + q c); load and store follow likwid-bench
- * (sum of one array; one value written to every element). */
-#define STREAM_KERNELS(X)                                                                          \
-    X(STREAM_COPY, "copy", 1, 1, 0)             /* d0 = s0, ordinary stores */                     \
-    X(STREAM_COPY_NT, "copy_nt", 1, 1, 1)       /* the same, non-temporal stores (CPU) */          \
-    X(STREAM_COPY19, "copy19", 19, 19, 0)       /* 19 sources, 19 destinations: D3Q19 traffic */   \
-    X(STREAM_COPY19_NT, "copy19_nt", 19, 19, 1) /* the same, non-temporal stores (CPU) */          \
-    X(STREAM_MEMCPY, "memcpy", 1, 1, 0)         /* cudaMemcpyAsync device to device (GPU) */       \
-    X(STREAM_SCALE, "scale", 1, 1, 0)           /* d0 = q s0 */                                    \
-    X(STREAM_ADD, "add", 2, 1, 0)               /* d0 = s0 + s1 */                                 \
-    X(STREAM_TRIAD, "triad", 2, 1, 0)           /* d0 = s0 + q s1 */                               \
-    X(STREAM_LOAD, "load", 1, 0, 0)             /* sum of s0, kept for the check */                \
-    X(STREAM_STORE, "store", 0, 1, 0)           /* d0 = STREAM_STORE_VALUE */                      \
-    X(STREAM_TRIAD_NT, "triad_nt", 2, 1, 1)     /* triad, non-temporal stores (CPU) */             \
-    X(STREAM_STORE_NT, "store_nt", 0, 1, 1)     /* store, non-temporal stores (CPU) */
+/* How a kernel's stores reach memory (the byte table's last column): ordinary stores, which
+ * write-allocate on the CPU; non-temporal stores (CPU streaming stores: no write-allocate); or
+ * stores in place, to the lines the same index just loaded, so the line is already in cache and
+ * no store reads memory first (the pattern of the in-place LBM kernel aa). */
+enum stream_store { STREAM_ST_PLAIN, STREAM_ST_NT, STREAM_ST_INPLACE };
 
-#define STREAM_KERNEL_ENUM(id, name, loads, stores, nt) id,
+/* The kernels, one line each: X(id, name, loads, stores, store kind). loads and stores are the
+ * arrays read and written per index (the byte table's weights, stream_bytes.c); an in-place
+ * kernel reads and writes the same array. The enum, the names, --kernel, --help and the byte
+ * table all come from this list; each backend says which it runs (stream_kernel_supported). New
+ * kernels go at the end. STREAM's kernels (McCalpin 1995) with q = STREAM_Q map onto sources s0,
+ * s1 and destination d0 as scale d0 = q s0 (b = q c), add d0 = s0 + s1 (c = a + b), triad
+ * d0 = s0 + q s1 (a = b + q c); load, store and update follow likwid-bench (sum of one array; one
+ * value written to every element; every element of one array scaled in place, here by
+ * STREAM_UPDATE_Q). */
+#define STREAM_KERNELS(X)                                                                          \
+    X(STREAM_COPY, "copy", 1, 1, PLAIN)          /* d0 = s0, ordinary stores */                    \
+    X(STREAM_COPY_NT, "copy_nt", 1, 1, NT)       /* the same, non-temporal stores (CPU) */         \
+    X(STREAM_COPY19, "copy19", 19, 19, PLAIN)    /* 19 sources, 19 destinations: D3Q19 */          \
+    X(STREAM_COPY19_NT, "copy19_nt", 19, 19, NT) /* the same, non-temporal stores (CPU) */         \
+    X(STREAM_MEMCPY, "memcpy", 1, 1, PLAIN)      /* cudaMemcpyAsync device to device (GPU) */      \
+    X(STREAM_SCALE, "scale", 1, 1, PLAIN)        /* d0 = q s0 */                                   \
+    X(STREAM_ADD, "add", 2, 1, PLAIN)            /* d0 = s0 + s1 */                                \
+    X(STREAM_TRIAD, "triad", 2, 1, PLAIN)        /* d0 = s0 + q s1 */                              \
+    X(STREAM_LOAD, "load", 1, 0, PLAIN)          /* sum of s0, kept for the check */               \
+    X(STREAM_STORE, "store", 0, 1, PLAIN)        /* d0 = STREAM_STORE_VALUE */                     \
+    X(STREAM_TRIAD_NT, "triad_nt", 2, 1, NT)     /* triad, non-temporal stores (CPU) */            \
+    X(STREAM_STORE_NT, "store_nt", 0, 1, NT)     /* store, non-temporal stores (CPU) */            \
+    X(STREAM_UPDATE, "update", 1, 1, INPLACE)    /* s0 = STREAM_UPDATE_Q s0, in place */
+
+#define STREAM_KERNEL_ENUM(id, name, loads, stores, st) id,
 enum stream_kernel { STREAM_KERNELS(STREAM_KERNEL_ENUM) STREAM_KERNEL_COUNT };
 #undef STREAM_KERNEL_ENUM
 
 /* The names as one string literal, " copy copy_nt ...", for --help. */
-#define STREAM_KERNEL_HELP_NAME(id, name, loads, stores, nt) " " name
+#define STREAM_KERNEL_HELP_NAME(id, name, loads, stores, st) " " name
 #define STREAM_KERNEL_HELP_LIST STREAM_KERNELS(STREAM_KERNEL_HELP_NAME)
 
 extern const char *const stream_kernel_names[STREAM_KERNEL_COUNT];
 
 /* Arrays read and written per index (the byte table's weights). */
 int stream_kernel_arrays(enum stream_kernel k, int *loads, int *stores);
-/* 1 if the kernel's stores are non-temporal, 0 if ordinary, -1 for no kernel. */
+/* 1 if the kernel's stores are non-temporal, 0 if not, -1 for no kernel. */
 int stream_kernel_nt(enum stream_kernel k);
+/* 1 if the kernel reads and writes one array in place (its one source is its one destination), 0
+ * if not, -1 for no kernel. */
+int stream_kernel_in_place(enum stream_kernel k);
 /* 0 if kernel k has a form in precision p, else 1 with the one-line reason in why: the 16-bit
  * precisions name a 2-byte element (fp16s; fp16c's copy is the same bits), which only the
  * copies, moving bits, have. */
@@ -65,9 +76,10 @@ struct stream_case {
 };
 
 /* Where the arrays of a case sit in one allocation (stream_layout.c): the sources, then the
- * destinations. Array k starts at a multiple of `round` bytes; source j and destination j share
- * the page offset (j x stagger) mod 4096, so a load running ahead never 4K-aliases its own pending
- * store, and the pairs differ from each other; the read and write offsets come on top. */
+ * destinations (an in-place kernel's destination is its source: one array). Array k starts at a
+ * multiple of `round` bytes; source j and destination j share the page offset (j x stagger) mod
+ * 4096, so a load running ahead never 4K-aliases its own pending store, and the pairs differ from
+ * each other; the read and write offsets come on top. */
 struct stream_layout {
     int nsrc, ndst;          /* arrays read and written (the byte table's loads and stores) */
     size_t stride;           /* bytes between array starts */
@@ -81,7 +93,8 @@ int stream_layout(const struct stream_case *c, size_t round, size_t stagger,
 struct stream_traffic {
     double prog_bytes;  /* loads + stores the code asks for */
     double dram_bytes;  /* what memory moves: + one read per stored line under write-allocate */
-    int write_allocate; /* 1 if dram_bytes counts those reads (write-allocate and stores) */
+    int write_allocate; /* 1 if dram_bytes counts those reads (write-allocate, stores not in place)
+                         */
 };
 int stream_traffic(enum stream_kernel k, size_t elem_size, int write_allocate,
                    struct stream_traffic *t);

@@ -27,6 +27,18 @@ static inline STREAM_HD double stream_value(size_t i, unsigned array)
  * copy or sum of them can pass for it. */
 #define STREAM_Q 3.0
 #define STREAM_STORE_VALUE (-1.5)
+/* update's scalar: -1 keeps every pass exact and bounded (3 would need 1.6 more bits a pass and
+ * leave float's 24 after four passes). An element then holds -v after an odd number of passes and
+ * v after an even one, where an untouched array holds v too: so update's check is made after an
+ * odd number (stream_update_check_pass), and a skipped or doubled element shows. */
+#define STREAM_UPDATE_Q (-1.0)
+
+/* 1 if kernel k, after `passes` runs, must run once more (untimed) before its check: an in-place
+ * update checked after an even number of passes could not tell done from not done. */
+static inline int stream_update_check_pass(enum stream_kernel k, long passes)
+{
+    return k == STREAM_UPDATE && passes % 2 == 0;
+}
 
 /* What destination j of kernel k holds at index i after a run. Exact in both precisions: a
  * source is (2^16 + m) 2^-16 with m < 2^16, so s0 + q s1 = (2^16 + m0 + 3 (2^16 + m1)) 2^-16 is an
@@ -46,6 +58,8 @@ static inline STREAM_HD double stream_expect(enum stream_kernel k, size_t i, uns
     case STREAM_STORE:
     case STREAM_STORE_NT:
         return STREAM_STORE_VALUE;
+    case STREAM_UPDATE: /* after an odd number of passes */
+        return STREAM_UPDATE_Q * stream_value(i, 0);
     default:
         return stream_value(i, j); /* the copies */
     }
