@@ -8,6 +8,9 @@
 #     rounds aa was ahead;
 #  3. the sizes measured once (the sweep): each size's percent of ceiling, and every size that
 #     the tool does not flag cache_resident (DRAM-bound) below THRESHOLD percent [80].
+#  4. where stream-<r>.csv and lbm-<r>.csv are there too: aa's DRAM bandwidth (its rows at the
+#     rounds' own size) against the same round's copy_nt and update (the in-place stream kernel,
+#     aa's access pattern), round by round, sp and dp, with the medians of the ratios.
 # Plain text on stdout. Exit 2 when DIR holds no roof-<r>.csv.
 set -u -o pipefail
 dir=${1:?usage: cpu-host-rounds-summary.sh DIR [THRESHOLD]}
@@ -76,3 +79,29 @@ echo "$rows" | awk -v thr="$thr" '
           line = line sprintf(" %s:%.0f%s", $4, $5, mark) }
         END { if (line != "") print line
               printf "DRAM-bound below %s%%: ", thr; if (!nl) print "none"; else { for (i = 1; i <= nl; i++) printf "%s%s", low[i], i < nl ? ", " : "\n" } }'
+
+echo "== aa's DRAM GB/s against the round's copy_nt and update (best repetitions; rounds with all three)"
+for p in sp dp; do
+    for f in "$dir"/lbm-*.csv; do
+        r=${f##*/lbm-}
+        r=${r%.csv}
+        [ -s "$dir/stream-$r.csv" ] || continue
+        awk -F, -v p="$p" -v r="$r" '
+            FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["precision"] != p { next }
+            $c["bench"] == "lbm" && $c["kernel"] == "aa" && $c["verified"] == "pass" {
+                if ($c["bw_dram_GBs"] > aa) { aa = $c["bw_dram_GBs"]; nx = $c["nx"] } }
+            $c["bench"] == "stream" && $c["verified"] == "pass" && ($c["kernel"] == "copy_nt" || $c["kernel"] == "update") {
+                if ($c["bw_dram_GBs"] > best[$c["kernel"]]) best[$c["kernel"]] = $c["bw_dram_GBs"] }
+            END { if (aa > 0 && best["copy_nt"] > 0 && best["update"] > 0)
+                      printf "%s %s %s %.1f %.1f %.1f\n", p, r, nx, aa, best["copy_nt"], best["update"] }' \
+            "$dir/stream-$r.csv" "$f"
+    done
+done | sort -k1,1 -k2,2n | awk "$stats"'
+    { n[$1]++; a[$1, n[$1]] = 100 * $4 / $5; b[$1, n[$1]] = 100 * $4 / $6; u[$1, n[$1]] = 100 * $6 / $5
+      printf "aa %s r%s %s^3: aa %.1f GB/s, copy_nt %.1f, update %.1f: aa %.1f%% of copy_nt, %.1f%% of update\n", $1, $2, $3, $4, $5, $6, a[$1, n[$1]], b[$1, n[$1]] }
+    END { for (p in n) {
+              for (j = 1; j <= n[p]; j++) { x[j] = a[p, j]; y[j] = b[p, j]; z[j] = u[p, j] }
+              print "   " p ": aa / copy_nt % " stats(x, n[p])
+              print "   " p ": aa / update % " stats(y, n[p])
+              print "   " p ": update / copy_nt % " stats(z, n[p]) } }'

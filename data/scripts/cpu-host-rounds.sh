@@ -5,7 +5,8 @@
 # moves a size's percentage only as much as it moves the round's own rows).
 #
 # Each round runs four items, their order rotating by one from round to round:
-#   stream  stream-cpu --kernel copy,copy_nt --precision sp,dp,fp16s  -> stream-<r>.csv
+#   stream  stream-cpu --kernel copy,copy_nt --precision sp,dp,fp16s, then --kernel update
+#           (in place, as aa) --precision sp,dp                            -> stream-<r>.csv
 #   lbm     lbm-cpu --size $SIZE, every kernel and precision             -> lbm-<r>.csv
 #   peer    PEER_SP and PEER_DP (RRZE lbm-benchmark-kernels binaries, built by hand elsewhere:
 #           this script neither fetches nor builds them), $SIZE^3        -> peer-<p>-<r>.txt
@@ -61,6 +62,10 @@ item_stream() {
     "$bin/stream-cpu" --kernel copy,copy_nt --precision sp,dp,fp16s --reps 10 \
         -o "$out/stream-$1.csv" 2>>"$out/err-$1.txt"
     log "round $1 stream rc=$?"
+    # update has no 2-byte form; a build without it refuses the kernel (exit 2, no row)
+    "$bin/stream-cpu" --kernel update --precision sp,dp --reps 10 --append \
+        -o "$out/stream-$1.csv" 2>>"$out/err-$1.txt"
+    log "round $1 stream update rc=$?"
 }
 item_lbm() {
     "$bin/lbm-cpu" --size "$size" --kernel pull,pull_nt,aa --precision sp,dp,fp16s,fp16c \
