@@ -22,10 +22,15 @@ double roof_devices(const struct csv_row *r);
  * sweep then finds much of what it reads still in cache, and the DRAM ceiling does not bound it. */
 int roof_cache_resident(const struct csv_row *lbm);
 
-/* The kernels that set the LBM ceiling: single-stream copies (copy, copy_nt, memcpy). The other
- * stream kernels (copy19, scale, add, triad, load, store, ...) are reported, never a ceiling. */
+/* The kernels that set the LBM ceiling: single-stream copies (copy, copy_nt, memcpy). copy19 and
+ * the in-place stream kernels (update) give second, tighter ceilings beside it; the other stream
+ * kernels (scale, add, triad, load, store, ...) are reported, never a ceiling. */
 int roof_is_copy(const char *kernel);
 int roof_is_copy19(const char *kernel);
+/* 1 for a stream kernel that loads and stores one array in place (the stream model's rule) */
+int roof_is_stream_in_place(const char *kernel);
+/* 1 for an LBM kernel that keeps one lattice, updated in place (the LBM model's rule: aa) */
+int roof_is_lbm_in_place(const char *kernel);
 
 /* An LBM row's worst-repetition and median rates (MFLUP/s): from t_max and mflups_med, each
  * falling back to the next better figure when the file lacks the column. */
@@ -39,7 +44,8 @@ double roof_nJ_per_update(const struct csv_row *r);
  * percent of energy_J (signed); NaN where either is missing. */
 double roof_polled_dev_pct(const struct csv_row *r);
 
-struct roof_ceilings; /* best copy and copy19 per (host, device, backend, precision, store kind) */
+/* best copy, copy19 and in-place kernel per (host, device, backend, precision, store kind) */
+struct roof_ceilings;
 int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **c);
 void roof_ceilings_free(struct roof_ceilings *c);
 
@@ -47,9 +53,16 @@ struct roof_eval {
     const struct csv_row *lbm;
     const struct csv_row *copy;   /* best single-stream copy, same store kind; NULL if none */
     const struct csv_row *copy19; /* best 19-stream copy, same store kind; NULL if none */
+    /* in-place LBM rows only: the best in-place stream kernel (update), same store kind; NULL if
+     * none or the row is not in place */
+    const struct csv_row *in_place;
     double ceiling_mflups, pct, pct_med, pct_min;
     double copy19_mflups, pct_copy19;
+    double in_place_mflups, pct_in_place;
     double pct_of_peak;
+    /* above_ceiling: faster than the copy ceiling and, where the row has an in-place ceiling,
+     * than that too (an in-place kernel may beat copy_nt where the host moves in-place traffic
+     * faster: data/stream/update-inplace-h200-2026-11-28) */
     int above_ceiling, cache_resident;
 };
 

@@ -1,7 +1,7 @@
 /* report.c: the default report: every LBM row with its ceiling, percent of ceiling (best,
  * median, worst repetition), the tighter copy19 ceiling, percent of peak, flags, and the energy
- * of the timed work (nJ per fluid-cell update, mean W, MFLUP/s per W) where it was measured, and
- * the row's layout. */
+ * of the timed work (nJ per fluid-cell update, mean W, MFLUP/s per W) where it was measured, the
+ * row's layout, and for an in-place kernel its in-place ceiling (update's rate). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,8 @@ static const char *const header =
     "mflups_med,convention,bytes_per_update,ceiling_kernel,ceiling_bw_GBs,ceiling_mflups,"
     "pct_of_ceiling,pct_of_ceiling_med,copy19_kernel,copy19_ceiling_mflups,pct_of_copy19,"
     "peak_bw_GBs,pct_of_peak,flags,version,timestamp,pct_of_ceiling_min,energy_nJ_per_update,"
-    "power_W,mflups_per_W,energy_polled_dev_pct,layout\n";
+    "power_W,mflups_per_W,energy_polled_dev_pct,layout,in_place_kernel,in_place_ceiling_mflups,"
+    "pct_of_in_place\n";
 
 /* the messages for rows without a ceiling: one per distinct reason, at most this many */
 #define MAX_REASONS 16
@@ -119,7 +120,10 @@ int roof_report(FILE *out, const struct csv_table *t)
         roof_num(out, r->power_W, 0);
         roof_num(out, r->mflups_per_W, 0);
         roof_num(out, roof_polled_dev_pct(r), 0);
-        roof_str(out, r->layout, 1); /* the gate keys its cases by it when this is a baseline */
+        roof_str(out, r->layout, 0); /* the gate keys its cases by it when this is a baseline */
+        roof_str(out, e.in_place ? e.in_place->kernel : "", 0);
+        roof_num(out, e.in_place_mflups, 0);
+        roof_num(out, e.pct_in_place, 1);
     }
     if (more)
         fprintf(stderr, "roofline: and %zu more rows without a ceiling for other reasons\n", more);

@@ -540,16 +540,19 @@ int roof_table(FILE *out, const struct csv_table *t)
                 if (best_clean) best = best_clean;
                 if (best) {
                     struct roof_eval e;
-                    char f[64], w[32], pct[32], name[64];
+                    char f[64], w[32], pct[32], name[64], ip[64] = "";
                     const struct case_stat *st = case_of(&cs, t, best);
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
+                    if (e.in_place) /* the in-place kernel against its own pattern too */
+                        snprintf(ip, sizeof ip, "%s%.1f%% of %s", *f ? " " : "", e.pct_in_place,
+                                 e.in_place->kernel);
                     known(w, sizeof w, "%.2f", best->mflups_per_W);
                     known(pct, sizeof pct, "%.1f", e.pct);
                     lbm_name(t, ix + k, j - k, best, name, sizeof name);
-                    fprintf(out, "  %-12s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s\n", name,
+                    fprintf(out, "  %-12s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s%s\n", name,
                             r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w,
-                            st->rows, st->min, f);
+                            st->rows, st->min, f, ip);
                 } else {
                     fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s  failed verification\n",
                             r->kernel, r->precision, "-", "-", "-", "-", "-", "-");

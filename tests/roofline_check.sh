@@ -34,6 +34,26 @@ grep -q "no stream copy rows for host gpuhost.*precision dp" "$tmp/r.err" && ok 
 v=$(col "$tmp/rk.csv" pct_of_ceiling 'gpu,pull,bgk,cavity,sp'); near "$v" 81.07 && ok "2-rank gpu sp 81.07% of 2 devices" || bad "2-rank gpu pct $v"
 v=$(col "$tmp/rk.csv" pct_of_peak 'gpu,pull,bgk,cavity,sp'); near "$v" 72.55 && ok "2-rank pct of 2 peaks 72.55%" || bad "2-rank peak pct $v"
 
+# 1b. the in-place ceiling: aa (one lattice, in place) against stream's update of the same store
+# kind beside its copy_nt. copy_nt 20 GB/s, update 22 (sp only): aa at 105% of copy_nt and 95.5%
+# of update is not above its ceilings; at 114% / 103.6% it is; pull_nt (two lattices) and aa dp
+# (no update row) have no in-place ceiling and keep the copy's flag
+"$rl" "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ip.csv" 2>/dev/null || bad "in-place report exit $?"
+v=$(col "$tmp/ip.csv" pct_of_in_place 'cpu,aa,bgk,cavity,sp'); near "$v" 95.45 && ok "aa sp 95.45% of update" || bad "aa sp pct_of_in_place $v, want 95.45"
+v=$(col "$tmp/ip.csv" in_place_kernel 'cpu,aa,bgk,cavity,sp'); [ "$v" = update ] && ok "aa's in-place ceiling is update" || bad "aa in_place_kernel '$v'"
+v=$(col "$tmp/ip.csv" flags 'cpu,aa,bgk,cavity,sp'); [ -z "$v" ] && ok "aa at 105% of copy_nt, under update: no flag" || bad "aa sp flags '$v'"
+v=$(col "$tmp/ip.csv" flags 'cpu,aa,trt,cavity,sp'); [ "$v" = above_ceiling ] && ok "aa above update too: above_ceiling" || bad "aa trt flags '$v'"
+v=$(col "$tmp/ip.csv" pct_of_in_place 'cpu,aa,trt,cavity,sp'); near "$v" 103.64 && ok "aa trt 103.64% of update" || bad "aa trt pct_of_in_place $v"
+for p in 'cpu,pull_nt,bgk,cavity,sp' 'cpu,aa,bgk,cavity,dp'; do
+    v=$(col "$tmp/ip.csv" flags "$p"),$(col "$tmp/ip.csv" in_place_kernel "$p")
+    [ "$v" = "above_ceiling," ] && ok "$p: no in-place ceiling, copy's flag" || bad "$p: '$v'"
+done
+"$rl" --table "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ipt.txt" 2>/dev/null || bad "in-place table exit $?"
+grep -q "aa  *sp .* 105.0 .*copy_nt.*  95.5% of update$" "$tmp/ipt.txt" && ok "--table: aa's percent of update" || bad "--table lacks aa's percent of update: $(grep 'aa  *sp' "$tmp/ipt.txt")"
+"$rl" --summary "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ips.csv" 2>/dev/null || bad "in-place summary exit $?"
+v=$(col "$tmp/ips.csv" kernel_sp 'nodeI'),$(col "$tmp/ips.csv" mflups_sp 'nodeI')
+[ "$v" = "aa,138.158" ] && ok "summary headline: aa within its in-place ceiling" || bad "summary headline '$v'"
+
 # 2. the summary
 "$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/s.csv" 2>/dev/null || bad "summary exit $?"
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"

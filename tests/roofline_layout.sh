@@ -13,8 +13,9 @@ ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 # the gate's verdicts of a file, one "layout:status" per case, in its order
 verdicts() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s:%s ", $c["layout"], $c["status"] }' "$1"; }
-# a file as written before the layout column: without its last column
-unlabel() { sed 's/,[^,]*$//' "$1" >"$2"; }
+# a report as written before the layout column: the columns from layout on dropped (the in-place
+# ceiling's came after it)
+unlabel() { awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "layout") k = i } { NF = k - 1; print }' "$1" >"$2"; }
 base="$fx/layout-base.csv" cur="$fx/layout-cur.csv" legacy="$fx/layout-legacy-base.csv"
 
 # 1. soa and rows in both runs; only soa dropped (79% -> 59%): soa regressed, rows not
