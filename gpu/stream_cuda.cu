@@ -429,6 +429,12 @@ extern "C" int stream_check(struct stream_arrays *a, size_t *bad, double *max_re
     size_t n = a->c.n, wrong = 0;
     double worst = 0, t;
     void *h;
+    if (stream_kernel_in_place(a->c.kernel) == 1 && a->p.d[0] != a->p.s[0]) {
+        /* out of place, d = -s would hold its expected value after any number of passes */
+        snprintf(err, errlen, "%s: its destination is not its source",
+                 stream_kernel_names[a->c.kernel]);
+        return 1;
+    }
     if (stream_update_check_pass(a->c.kernel, a->passes) && stream_run(a, 1, &t, err, errlen))
         return 1;
     if (a->c.kernel == STREAM_LOAD) {

@@ -116,8 +116,8 @@ void roof_sort_rows(const struct csv_table *t, size_t *idx, size_t n,
 struct roof_group {
     const struct csv_row *key;
     const struct csv_row *copy, *copy19, *in_place;
-    size_t failed; /* first copy row that failed verification, or SIZE_MAX */
-    size_t seen;   /* first copy row of the group in any state */
+    size_t failed;          /* first copy row that failed verification, or SIZE_MAX */
+    size_t in_place_failed; /* first in-place row that failed verification, or SIZE_MAX */
 };
 
 struct roof_ceilings {
@@ -167,12 +167,13 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
             g = &c->g[c->n++];
             g->key = s;
             g->copy = g->copy19 = g->in_place = NULL;
-            g->failed = SIZE_MAX;
-            g->seen = idx[k];
+            g->failed = g->in_place_failed = SIZE_MAX;
         }
         g = &c->g[c->n - 1];
         if (strcmp(s->verified, "pass") != 0) {
             if (roof_is_copy(s->kernel) && g->failed == SIZE_MAX) g->failed = idx[k];
+            if (roof_is_stream_in_place(s->kernel) && g->in_place_failed == SIZE_MAX)
+                g->in_place_failed = idx[k];
             continue;
         }
         if (roof_is_copy(s->kernel) && (!g->copy || s->bw_dram_GBs > g->copy->bw_dram_GBs))
@@ -250,6 +251,21 @@ int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, stru
     e->pct_min = 100.0 * roof_mflups_min(lbm) / e->ceiling_mflups;
     e->above_ceiling = e->pct > 100.0 && !(e->in_place && e->pct_in_place <= 100.0);
     return 0;
+}
+
+int roof_in_place_failed(const struct roof_ceilings *c, const struct csv_table *t,
+                         const struct csv_row *lbm, char *msg, size_t len)
+{
+    const struct roof_group *g = find_group(c, lbm);
+    if (!roof_is_lbm_in_place(lbm->kernel) || !g || g->in_place || g->in_place_failed == SIZE_MAX)
+        return 0;
+    snprintf(msg, len,
+             "the %s rows for host %s, device %s, backend %s, precision %s failed verification "
+             "(%s:%ld): %s's in-place ceiling left out",
+             t->rows[g->in_place_failed].kernel, lbm->host, lbm->device, lbm->backend,
+             roof_copy_precision(lbm->precision), t->files[g->in_place_failed],
+             t->lines[g->in_place_failed], lbm->kernel);
+    return 1;
 }
 
 void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_table *t,

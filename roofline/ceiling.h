@@ -78,6 +78,11 @@ int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, stru
 void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_table *t,
                             const struct csv_row *lbm, char *msg, size_t len);
 
+/* 1, with one sentence in msg, where an in-place LBM row has no in-place ceiling because every
+ * in-place stream row of its group failed verification (the row then keeps the copy's flags). */
+int roof_in_place_failed(const struct roof_ceilings *c, const struct csv_table *t,
+                         const struct csv_row *lbm, char *msg, size_t len);
+
 /* Checks every number the tool uses in rows [from, t->n): finite, and positive where it
  * divides or is a rate. Returns 0, or 1 with "file:line: column C: value V is ..." in err. */
 int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len);

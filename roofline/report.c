@@ -17,14 +17,13 @@ static const char *const header =
     "power_W,mflups_per_W,energy_polled_dev_pct,layout,in_place_kernel,in_place_ceiling_mflups,"
     "pct_of_in_place\n";
 
-/* the messages for rows without a ceiling: one per distinct reason, at most this many */
+/* the messages for rows without a ceiling (or an in-place ceiling): one per distinct reason, at
+ * most this many */
 #define MAX_REASONS 16
 
-static void explain(const struct roof_ceilings *c, const struct csv_table *t,
-                    const struct csv_row *r, char (*said)[512], int *nsaid, size_t *more)
+/* msg on stderr unless it was said already */
+static void say_once(const char *msg, char (*said)[512], int *nsaid, size_t *more)
 {
-    char msg[512];
-    roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
     for (int k = 0; k < *nsaid; k++)
         if (strcmp(said[k], msg) == 0) return;
     if (*nsaid == MAX_REASONS) {
@@ -76,12 +75,14 @@ int roof_report(FILE *out, const struct csv_table *t)
     for (size_t i = 0; i < t->n; i++) {
         const struct csv_row *r = &t->rows[i];
         struct roof_eval e;
-        char flags[96] = "";
+        char flags[96] = "", msg[512];
         if (strcmp(r->bench, "lbm") != 0) continue;
         if (roof_evaluate(c, r, &e)) {
             strcat(flags, "no_ceiling ");
-            explain(c, t, r, said, &nsaid, &more);
+            roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
+            say_once(msg, said, &nsaid, &more);
         }
+        if (roof_in_place_failed(c, t, r, msg, sizeof msg)) say_once(msg, said, &nsaid, &more);
         if (e.above_ceiling) strcat(flags, "above_ceiling ");
         if (e.cache_resident) strcat(flags, "cache_resident ");
         if (strcmp(r->verified, "pass") != 0) strcat(flags, "not_verified ");
@@ -126,7 +127,8 @@ int roof_report(FILE *out, const struct csv_table *t)
         roof_num(out, e.pct_in_place, 1);
     }
     if (more)
-        fprintf(stderr, "roofline: and %zu more rows without a ceiling for other reasons\n", more);
+        fprintf(stderr,
+                "roofline: and %zu more rows whose ceilings are missing for other reasons\n", more);
     roof_ceilings_free(c);
     free(said);
     return 0;

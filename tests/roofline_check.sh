@@ -50,6 +50,15 @@ for p in 'cpu,pull_nt,bgk,cavity,sp' 'cpu,aa,bgk,cavity,dp'; do
 done
 "$rl" --table "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ipt.txt" 2>/dev/null || bad "in-place table exit $?"
 grep -q "aa  *sp .* 105.0 .*copy_nt.*  95.5% of update$" "$tmp/ipt.txt" && ok "--table: aa's percent of update" || bad "--table lacks aa's percent of update: $(grep 'aa  *sp' "$tmp/ipt.txt")"
+head -1 "$tmp/ip.csv" | grep -q ',layout,in_place_kernel,in_place_ceiling_mflups,pct_of_in_place$' &&
+    ok "in-place columns after layout, in order" || bad "report header: $(head -1 "$tmp/ip.csv")"
+# a failed update row is no ceiling: aa keeps the copy's flag, and stderr says why, once
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i } $6 == "update" { $v = "fail" } 1' \
+    "$fx/stream-inplace.csv" >"$tmp/ipf.csv"
+"$rl" "$tmp/ipf.csv" "$fx/lbm-inplace.csv" >"$tmp/ipf-r.csv" 2>"$tmp/ipf.err" || bad "failed-update report exit $?"
+v=$(col "$tmp/ipf-r.csv" flags 'cpu,aa,bgk,cavity,sp'),$(col "$tmp/ipf-r.csv" in_place_kernel 'cpu,aa,bgk,cavity,sp')
+[ "$v" = "above_ceiling," ] && [ "$(grep -c "update rows .*failed verification (.*ipf.csv:3): aa's in-place ceiling left out" "$tmp/ipf.err")" -eq 1 ] &&
+    ok "failed update: no in-place ceiling, said once" || bad "failed update: '$v', $(cat "$tmp/ipf.err")"
 "$rl" --summary "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ips.csv" 2>/dev/null || bad "in-place summary exit $?"
 v=$(col "$tmp/ips.csv" kernel_sp 'nodeI'),$(col "$tmp/ips.csv" mflups_sp 'nodeI')
 [ "$v" = "aa,138.158" ] && ok "summary headline: aa within its in-place ceiling" || bad "summary headline '$v'"

@@ -15,7 +15,11 @@ bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 verdicts() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s:%s ", $c["layout"], $c["status"] }' "$1"; }
 # a report as written before the layout column: the columns from layout on dropped (the in-place
 # ceiling's came after it)
-unlabel() { awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "layout") k = i } { NF = k - 1; print }' "$1" >"$2"; }
+unlabel() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "layout") k = i; if (!k) exit 1 }
+             { line = $1; for (i = 2; i < k; i++) line = line "," $i; print line }' "$1" >"$2" ||
+        { echo "roofline_layout: no layout column in $1" >&2; exit 1; }
+}
 base="$fx/layout-base.csv" cur="$fx/layout-cur.csv" legacy="$fx/layout-legacy-base.csv"
 
 # 1. soa and rows in both runs; only soa dropped (79% -> 59%): soa regressed, rows not

@@ -27,10 +27,12 @@ static inline STREAM_HD double stream_value(size_t i, unsigned array)
  * copy or sum of them can pass for it. */
 #define STREAM_Q 3.0
 #define STREAM_STORE_VALUE (-1.5)
-/* update's scalar: -1 keeps every pass exact and bounded (3 would need 1.6 more bits a pass and
- * leave float's 24 after four passes). An element then holds -v after an odd number of passes and
- * v after an even one, where an untouched array holds v too: so update's check is made after an
- * odd number (stream_update_check_pass), and a skipped or doubled element shows. */
+/* update's scalar: -1 keeps every pass exact and bounded (3 would need 1.6 more bits a pass:
+ * the 17-bit sources leave float's 24 at the fifth pass). An element then holds -v after an odd
+ * number of passes and v after an even one, where an untouched array holds v too: so update's
+ * check is made after an odd number (stream_update_check_pass), and a skipped or doubled element
+ * shows (one updated three times in a pass does not: q = -1 cannot tell 3 from 1). The backends
+ * also refuse to check an update whose destination is not its source. */
 #define STREAM_UPDATE_Q (-1.0)
 
 /* 1 if kernel k, after `passes` runs, must run once more (untimed) before its check: an in-place
