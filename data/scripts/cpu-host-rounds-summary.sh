@@ -94,7 +94,7 @@ for p in sp dp; do
             $c["bench"] == "stream" && $c["verified"] == "pass" && ($c["kernel"] == "copy_nt" || $c["kernel"] == "update") {
                 if ($c["bw_dram_GBs"] > best[$c["kernel"]]) best[$c["kernel"]] = $c["bw_dram_GBs"] }
             END { if (aa > 0 && best["copy_nt"] > 0 && best["update"] > 0)
-                      printf "%s %s %s %.1f %.1f %.1f\n", p, r, nx, aa, best["copy_nt"], best["update"] }' \
+                      printf "%s %s %s %.4f %.4f %.4f\n", p, r, nx, aa, best["copy_nt"], best["update"] }' \
             "$dir/stream-$r.csv" "$f"
     done
 done | sort -k1,1 -k2,2n | awk "$stats"'
