@@ -373,25 +373,33 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
     return 0;
 }
 
+/* One pass of the kernel over the whole array, inside the likwid marker region when marked (the
+ * timed runs; not the check's extra pass); returns the team's size. */
+static int one_pass(struct stream_arrays *a, int marked)
+{
+    int nthreads = 1;
+#pragma omp parallel
+    {
+        size_t lo, hi;
+        cpu_chunk(a->c.n, GRAIN, &lo, &hi);
+        if (marked) cpu_marker_start(a->region);
+        copy_body(a, lo, hi);
+        if (marked) cpu_marker_stop(a->region);
+#pragma omp single nowait
+        nthreads = omp_get_num_threads();
+    }
+    a->passes++;
+    return nthreads;
+}
+
 int stream_run(struct stream_arrays *a, int reps, double *seconds, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
     for (int r = 0; r < reps; r++) {
         double t0 = omp_get_wtime();
-        int nthreads = 1;
-#pragma omp parallel
-        {
-            size_t lo, hi;
-            cpu_chunk(a->c.n, GRAIN, &lo, &hi);
-            cpu_marker_start(a->region);
-            copy_body(a, lo, hi);
-            cpu_marker_stop(a->region);
-#pragma omp single nowait
-            nthreads = omp_get_num_threads();
-        }
+        int nthreads = one_pass(a, 1);
         seconds[r] = omp_get_wtime() - t0;
-        a->passes++;
         if (a->c.kernel == STREAM_LOAD) { /* outside the timing: one add per thread */
             a->sum = 0;
             for (int t = 0; t < nthreads; t++)
@@ -412,15 +420,8 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
                  stream_kernel_names[a->c.kernel]);
         return 1;
     }
-    if (stream_update_check_pass(a->c.kernel, a->passes)) {
-#pragma omp parallel /* one pass more, untimed and outside the likwid marker region */
-        {
-            size_t lo, hi;
-            cpu_chunk(a->c.n, GRAIN, &lo, &hi);
-            copy_body(a, lo, hi);
-        }
-        a->passes++;
-    }
+    if (stream_update_check_pass(a->c.kernel, a->passes))
+        one_pass(a, 0); /* untimed, outside the likwid marker region */
     if (a->c.kernel == STREAM_LOAD) {
         double want = stream_load_sum(a->c.n), e = fabs(a->sum - want) / want;
         *bad = !(e <= stream_load_tolerance(a->c.n)); /* NaN (unwritten partial) fails */

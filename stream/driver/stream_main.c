@@ -250,13 +250,13 @@ static int expand(void *ctx, struct runner *r)
 
     for (int pi = 0; pi < o->c.nprecs; pi++) {
         for (int ki = 0; ki < o->nkernels; ki++) {
+            /* an in-place kernel's one array sits at the read offset: one write offset for it */
+            const int one_array = stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
+            const size_t nwo = one_array ? 1 : o->write_offsets.n;
             for (size_t si = 0; si < nsizes; si++) {
                 for (size_t ri = 0; ri < o->read_offsets.n; ri++) {
-                    for (size_t wi = 0; wi < o->write_offsets.n; wi++) {
+                    for (size_t wi = 0; wi < nwo; wi++) {
                         struct stream_case c;
-                        const int one_array =
-                            stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
-                        if (one_array && wi > 0) break; /* its one array: the read offset */
                         memset(&c, 0, sizeof c);
                         c.kernel = (enum stream_kernel)o->kernels[ki];
                         c.prec = (enum prec)o->c.precs[pi];
