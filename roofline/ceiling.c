@@ -141,6 +141,12 @@ static int is_ceiling_kernel(const struct csv_row *r)
             roof_is_stream_in_place(r->kernel));
 }
 
+/* *best becomes s where s moves more DRAM bytes a second (or nothing was kept yet) */
+static void keep_fastest(const struct csv_row **best, const struct csv_row *s)
+{
+    if (!*best || s->bw_dram_GBs > (*best)->bw_dram_GBs) *best = s;
+}
+
 int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
 {
     struct roof_ceilings *c = calloc(1, sizeof *c);
@@ -176,13 +182,9 @@ int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)
                 g->in_place_failed = idx[k];
             continue;
         }
-        if (roof_is_copy(s->kernel) && (!g->copy || s->bw_dram_GBs > g->copy->bw_dram_GBs))
-            g->copy = s;
-        if (roof_is_copy19(s->kernel) && (!g->copy19 || s->bw_dram_GBs > g->copy19->bw_dram_GBs))
-            g->copy19 = s;
-        if (roof_is_stream_in_place(s->kernel) &&
-            (!g->in_place || s->bw_dram_GBs > g->in_place->bw_dram_GBs))
-            g->in_place = s;
+        if (roof_is_copy(s->kernel)) keep_fastest(&g->copy, s);
+        if (roof_is_copy19(s->kernel)) keep_fastest(&g->copy19, s);
+        if (roof_is_stream_in_place(s->kernel)) keep_fastest(&g->in_place, s);
     }
     free(idx);
     *out = c;
