@@ -306,20 +306,24 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
 int cli_opt_threads(const char *backend, const char *text, struct cli_list *out, char *err,
                     size_t errlen)
 {
-    const int cpus = sysinfo_cpus_allowed();
     if (strcmp(backend, "cpu") != 0) {
         cli_fail(err, errlen,
                  "--threads applies to the cpu executables only (OpenMP threads; "
                  "the gpu ones take --block)");
         return 1;
     }
-    if (cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen)) return 1;
-    for (size_t i = 0; i < out->n; i++) {
-        if (cpus > 0 && out->v[i] > (size_t)cpus) {
+    return cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen);
+}
+
+int cli_check_threads(const struct cli_list *threads, int cpus, char *err, size_t errlen)
+{
+    for (size_t i = 0; cpus > 0 && i < threads->n; i++) {
+        if (threads->v[i] > (size_t)cpus) {
             cli_fail(err, errlen,
-                     "--threads %zu: this process may run on %d CPU(s) "
-                     "(sched_getaffinity); more threads would time-share them",
-                     out->v[i], cpus);
+                     "--threads %zu: this process's threads may run on %d CPU(s) (its affinity "
+                     "mask, the OpenMP places or likwid-pin's list, whichever holds most); more "
+                     "threads would time-share them",
+                     threads->v[i], cpus);
             return 1;
         }
     }

@@ -48,6 +48,41 @@ void cpu_use_threads(int n)
     omp_set_num_threads(n > 0 ? n : initial);
 }
 
+/* CPUs this process's OpenMP threads may run on. The calling thread's affinity mask says so only
+ * until something pins that thread before main: libgomp does under OMP_PROC_BIND, OMP_PLACES or
+ * GOMP_CPU_AFFINITY (to the first place), likwid-pin to the first CPU of its list. So the CPUs of
+ * the OpenMP places and of likwid-pin's list (LIKWID_PIN, every CPU it pins to, comma-separated)
+ * count too; the largest of the three is the answer. */
+static int usable_cpus(void)
+{
+    int n = sysinfo_cpus_allowed();
+    cpu_set_t places;
+    CPU_ZERO(&places);
+    for (int p = 0; p < omp_get_num_places(); p++) {
+        int ids[CPU_SETSIZE];
+        const int k = omp_get_place_num_procs(p);
+        if (k <= 0 || k > CPU_SETSIZE) continue;
+        omp_get_place_proc_ids(p, ids);
+        for (int i = 0; i < k; i++)
+            if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], &places);
+    }
+    if (CPU_COUNT(&places) > n) n = CPU_COUNT(&places);
+    const char *pin = getenv("LIKWID_PIN");
+    if (pin && *pin) {
+        cpu_set_t listed;
+        CPU_ZERO(&listed);
+        for (const char *c = pin; *c;) {
+            char *end;
+            const long id = strtol(c, &end, 10);
+            if (end == c) break; /* not a list of CPU numbers: ignored from here */
+            if (id >= 0 && id < CPU_SETSIZE) CPU_SET((int)id, &listed);
+            c = *end == ',' ? end + 1 : end;
+        }
+        if (CPU_COUNT(&listed) > n) n = CPU_COUNT(&listed);
+    }
+    return n;
+}
+
 /* The binding actually in effect: what OpenMP was asked for, and how many of its threads
  * run pinned to a single CPU (their affinity masks, which also see likwid-pin or taskset). */
 void cpu_binding(char *buf, size_t len)
@@ -121,6 +156,7 @@ void cpu_device_facts(struct device_facts *d)
     snprintf(d->compiler, sizeof d->compiler, "%s", sysinfo_c_compiler());
     snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
     cpu_binding(d->binding, sizeof d->binding);
+    d->cpus = usable_cpus();
     snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
     d->cores = h.cores;
     d->numa_domains = h.numa_domains;

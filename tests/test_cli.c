@@ -88,11 +88,17 @@ int main(void)
     CHECK(cli_parse_value("1MBx", 1, &v, err, sizeof err) != 0);
     CHECK(cli_parse_value("20000000TB", 1, &v, err, sizeof err) != 0);
 
-    /* --threads: cpu only; counts from 1 to the CPUs this process may use */
+    /* --threads: cpu only; counts from 1; then at most the CPUs the backend says the threads
+     * may use (0: not known, not checked) */
     CHECK(cli_opt_threads("gpu", "1", &l, err, sizeof err) != 0 && strstr(err, "cpu") != NULL);
     CHECK(cli_opt_threads("cpu", "1", &l, err, sizeof err) == 0 && l.n == 1 && l.v[0] == 1);
     CHECK(cli_opt_threads("cpu", "0", &l, err, sizeof err) != 0);
-    CHECK(cli_opt_threads("cpu", "65536", &l, err, sizeof err) != 0 && strstr(err, "CPU") != NULL);
+    CHECK(cli_opt_threads("cpu", "65537", &l, err, sizeof err) != 0);
+    CHECK(cli_opt_threads("cpu", "1,2,4", &l, err, sizeof err) == 0 && l.n == 3);
+    CHECK(cli_check_threads(&l, 4, err, sizeof err) == 0);
+    CHECK(cli_check_threads(&l, 0, err, sizeof err) == 0);
+    CHECK(cli_check_threads(&l, 3, err, sizeof err) != 0 && strstr(err, "--threads 4") != NULL &&
+          strstr(err, "3 CPU(s)") != NULL);
 
     CHECK(cli_parse_value("64K", 1, &v, err, sizeof err) == 0 && v == 65536);
     CHECK(cli_parse_value("64k", 0, &v, err, sizeof err) != 0);
