@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ceiling.h"
 #include "cli.h"
@@ -46,7 +47,9 @@ static void usage(const char *prog)
         "                       exit 1 on such a regression too\n"
         "  --plot DIR           also write the roofline, size, padding and energy plots\n"
         "                       (SVG with gnuplot; .gp and .dat files in any case)\n"
-        "  -o, --output FILE    write CSV there instead of stdout\n"
+        "  -o, --output FILE    write CSV there instead of stdout; FILE is replaced once the\n"
+        "                       report is complete (a failed run leaves it as it was) and\n"
+        "                       may not be one of the input files\n"
         "  -h, --help           this text;  --version  the suite version\n"
         "Exit status: 0 ok, 1 regression or failed verification, 2 bad input, 3 an output\n"
         "that cannot be written.\n",
@@ -80,11 +83,63 @@ static int write_failed(FILE *out, const char *path)
     return bad;
 }
 
-static void remove_partial(const char *path)
+/* -o FILE: the report goes to a temporary file beside FILE (tmp, made here), renamed over FILE
+ * once it is complete (report_commit), so that a failure leaves no partial CSV and whatever FILE
+ * held before untouched. A path that exists and is not a regular file (/dev/full, a pipe) is
+ * written in place (tmp left empty). NULL with errno set when neither can be opened. */
+static FILE *report_open(const char *path, char *tmp, size_t tmplen)
 {
     struct stat st;
-    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        remove(path); /* no partial CSV; never a device such as /dev/full */
+    tmp[0] = '\0';
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return fopen(path, "w");
+    if ((size_t)snprintf(tmp, tmplen, "%s.XXXXXX", path) >= tmplen) {
+        tmp[0] = '\0';
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    const int fd = mkstemp(tmp);
+    if (fd < 0) {
+        tmp[0] = '\0';
+        return NULL;
+    }
+    const mode_t mask = umask(0);
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        const int e = errno;
+        close(fd);
+        remove(tmp);
+        tmp[0] = '\0';
+        errno = e;
+    }
+    return f;
+}
+
+/* the temporary file renamed over path when keep, else removed; 0, or 3 (said on stderr) when
+ * the rename fails */
+static int report_commit(const char *tmp, const char *path, int keep)
+{
+    if (!tmp[0]) return 0;
+    if (keep && rename(tmp, path) == 0) return 0;
+    if (keep) fprintf(stderr, "roofline: error: -o %s: %s\n", path, strerror(errno));
+    remove(tmp);
+    return keep ? 3 : 0;
+}
+
+/* 2 (said on stderr) when -o names one of the files read, which the report would replace */
+static int output_is_input(const char *out_path, const char *baseline, char **files, int n)
+{
+    struct stat o, st;
+    if (!out_path || stat(out_path, &o) != 0 || !S_ISREG(o.st_mode)) return 0;
+    for (int i = -1; i < n; i++) {
+        const char *f = i < 0 ? baseline : files[i];
+        if (f && stat(f, &st) == 0 && st.st_dev == o.st_dev && st.st_ino == o.st_ino)
+            return cli_error("roofline", 2,
+                             "-o %s: that is %s, an input of this report, which the report would "
+                             "replace; name another file",
+                             out_path, f);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -107,7 +162,7 @@ int main(int argc, char **argv)
     /* percent of the baseline's MFLUP/s per W; no default: no repeatability study of energy
      * yet says what a machine's run-to-run spread is, so the user names it */
     double energy_tol = NAN;
-    char err[512], names[512] = "";
+    char err[512], names[512] = "", tmp[4096] = "";
     struct csv_table cur = {0};
     struct roof_baseline base = {0};
     struct seen *seen = NULL;
@@ -156,6 +211,7 @@ int main(int argc, char **argv)
         return cli_error("roofline", 2,
                          "--gate-energy PCT judges the gate's cases: give --baseline FILE "
                          "too");
+    if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
     rc = 0;
     seen = calloc((size_t)(argc - optind), sizeof *seen);
     if (!seen) return cli_error("roofline", 2, "out of memory");
@@ -190,7 +246,7 @@ int main(int argc, char **argv)
         if (rc) goto done;
     }
     if (out_path) {
-        out = fopen(out_path, "w");
+        out = report_open(out_path, tmp, sizeof tmp);
         if (!out) {
             out = stdout;
             rc = cli_error("roofline", 3, "-o %s: %s", out_path, strerror(errno));
@@ -208,7 +264,10 @@ int main(int argc, char **argv)
     errno = 0;
     if (write_failed(out, out_path) && rc != 2) rc = 3;
     out = stdout;
-    if (rc >= 2) remove_partial(out_path);
+    if (out_path) {
+        const int rename_rc = report_commit(tmp, out_path, rc < 2);
+        if (rename_rc) rc = rename_rc;
+    }
 done:
     free(seen);
     csv_table_free(&cur);

@@ -161,6 +161,20 @@ if [ -w /dev/full ]; then
     "$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" >/dev/full 2>/dev/null; rc=$?
     [ $rc -eq 3 ] && ok "stdout on /dev/full: exit 3" || bad "stdout on /dev/full: exit $rc"
 fi
+# -o never costs a file: one of the inputs is refused (exit 2, the input intact); a report that
+# fails leaves the file that was there as it was; one that succeeds replaces it whole, and no
+# temporary file stays behind
+mkdir "$tmp/o8" && cp "$fx/stream.csv" "$fx/lbm.csv" "$tmp/o8/"
+"$rl" "$tmp/o8/stream.csv" "$tmp/o8/lbm.csv" -o "$tmp/o8/lbm.csv" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && cmp -s "$fx/lbm.csv" "$tmp/o8/lbm.csv" && grep -q "an input of this report" "$tmp/e" &&
+    ok "-o an input: exit 2, input intact" || bad "-o an input: rc $rc, $(cat "$tmp/e")"
+echo keep >"$tmp/o8/old.csv"
+"$rl" "$tmp/o8/stream.csv" -o "$tmp/o8/old.csv" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$tmp/o8/old.csv")" = keep ] && ok "failed report: the old -o file kept" ||
+    bad "failed report: rc $rc, old file now '$(head -c 40 "$tmp/o8/old.csv")'"
+"$rl" "$tmp/o8/stream.csv" "$tmp/o8/lbm.csv" -o "$tmp/o8/old.csv" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && cmp -s "$tmp/o8/old.csv" "$tmp/r.csv" && [ "$(ls "$tmp/o8" | wc -l)" -eq 3 ] &&
+    ok "report replaces the old -o file whole, no temporary left" || bad "replace: rc $rc, $(ls "$tmp/o8")"
 "$rl" --plot "$fx/lbm.csv/plots" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && ok "--plot into a file: exit 2, no CSV" || bad "--plot bad folder: rc $rc, $(wc -c <"$tmp/o") bytes of CSV"
 
