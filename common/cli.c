@@ -315,15 +315,25 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
     return cli_opt_list("--threads", text, 0, 1, 65536, out, err, errlen);
 }
 
-int cli_check_threads(const struct cli_list *threads, int cpus, char *err, size_t errlen)
+int cli_check_threads(const struct cli_list *threads, int cpus, int default_threads, char *err,
+                      size_t errlen)
 {
-    for (size_t i = 0; cpus > 0 && i < threads->n; i++) {
+    static const char why[] = "(its affinity mask, the OpenMP places or likwid-pin's list, "
+                              "whichever holds most, and at most OMP_THREAD_LIMIT); more threads "
+                              "would time-share them";
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (cpus <= 0) return 0;
+    if (threads->n == 0 && default_threads > cpus) {
+        cli_fail(err, errlen,
+                 "%d OpenMP threads (OMP_NUM_THREADS=%s): this process's threads may run on %d "
+                 "CPU(s) %s; ask for at most %d",
+                 default_threads, env ? env : "unset", cpus, why, cpus);
+        return 1;
+    }
+    for (size_t i = 0; i < threads->n; i++) {
         if (threads->v[i] > (size_t)cpus) {
-            cli_fail(err, errlen,
-                     "--threads %zu: this process's threads may run on %d CPU(s) (its affinity "
-                     "mask, the OpenMP places or likwid-pin's list, whichever holds most); more "
-                     "threads would time-share them",
-                     threads->v[i], cpus);
+            cli_fail(err, errlen, "--threads %zu: this process's threads may run on %d CPU(s) %s",
+                     threads->v[i], cpus, why);
             return 1;
         }
     }

@@ -69,10 +69,12 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
                     size_t errlen);
 
 /* Each count of --threads at most cpus (device_facts' cpus; 0: not checked), once the backend
- * has said how many: more threads than CPUs time-share them and would measure the scheduler, not
- * the memory. Not at parsing: a runtime that pins the initial thread (OMP_PROC_BIND, likwid-pin)
- * has by then narrowed that thread's affinity mask to one CPU. */
-int cli_check_threads(const struct cli_list *threads, int cpus, char *err, size_t errlen);
+ * has said how many, and without --threads the runtime's default team (default_threads: from
+ * OMP_NUM_THREADS) likewise: more threads than CPUs time-share them and would measure the
+ * scheduler, not the memory. Not at parsing: a runtime that pins the initial thread
+ * (OMP_PROC_BIND, likwid-pin) has by then narrowed that thread's affinity mask to one CPU. */
+int cli_check_threads(const struct cli_list *threads, int cpus, int default_threads, char *err,
+                      size_t errlen);
 
 /* The options every executable shares, for the tail of its getopt_long switch: c is the
  * option returned, version_code the code of --version. -o/--output sets *out_path; -h prints

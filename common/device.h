@@ -21,8 +21,10 @@ struct device_facts {
     char binding[128];     /* cpu: OMP_PROC_BIND/OMP_PLACES in effect */
     char facts_source[16]; /* "sysfs", "cuda" */
     int cores;             /* cpu: physical cores; -1 on the gpu */
-    int cpus;              /* cpu: CPUs the OpenMP threads may run on (the most --threads
-                              takes); 0 on the gpu */
+    int cpus;              /* cpu: CPUs the OpenMP threads may run on, within OMP_THREAD_LIMIT
+                              (the most --threads takes); 0 on the gpu */
+    int default_threads;   /* cpu: the team without --threads (OMP_NUM_THREADS, else the
+                              runtime's count); 0 on the gpu */
     int numa_domains;      /* cpu: NUMA nodes; -1 on the gpu */
     int sm_count;          /* gpu: multiprocessors; 0 on the cpu */
     int max_threads_per_sm;

@@ -41,18 +41,11 @@ void *cpu_alloc(size_t bytes)
     return p;
 }
 
-void cpu_use_threads(int n)
-{
-    static int initial; /* before any call changed it */
-    if (initial == 0) initial = omp_get_max_threads();
-    omp_set_num_threads(n > 0 ? n : initial);
-}
-
 /* CPUs this process's OpenMP threads may run on. The calling thread's affinity mask says so only
  * until something pins that thread before main: libgomp does under OMP_PROC_BIND, OMP_PLACES or
  * GOMP_CPU_AFFINITY (to the first place), likwid-pin to the first CPU of its list. So the CPUs of
  * the OpenMP places and of likwid-pin's list (LIKWID_PIN, every CPU it pins to, comma-separated)
- * count too; the largest of the three is the answer. */
+ * count too; the largest of the three is the answer, within OMP_THREAD_LIMIT. */
 static int usable_cpus(void)
 {
     int n = sysinfo_cpus_allowed();
@@ -80,7 +73,22 @@ static int usable_cpus(void)
         }
         if (CPU_COUNT(&listed) > n) n = CPU_COUNT(&listed);
     }
-    return n;
+    return n < omp_get_thread_limit() ? n : omp_get_thread_limit();
+}
+
+/* The team of a run without --threads: OMP_NUM_THREADS, else the runtime's count, within
+ * OMP_THREAD_LIMIT (which the runtime would otherwise impose silently, below what a row says) */
+static int default_team(void)
+{
+    const int n = omp_get_max_threads();
+    return n < omp_get_thread_limit() ? n : omp_get_thread_limit();
+}
+
+void cpu_use_threads(int n)
+{
+    static int initial; /* before any call changed it */
+    if (initial == 0) initial = default_team();
+    omp_set_num_threads(n > 0 ? n : initial);
 }
 
 /* The binding actually in effect: what OpenMP was asked for, and how many of its threads
@@ -155,8 +163,12 @@ void cpu_device_facts(struct device_facts *d)
     d->cache_bytes = h.llc_bytes;
     snprintf(d->compiler, sizeof d->compiler, "%s", sysinfo_c_compiler());
     snprintf(d->flags, sizeof d->flags, "%s", sysinfo_c_flags());
+    /* every parallel region runs the team asked for: the rows' threads column says so, which
+     * dynamic adjustment (OMP_DYNAMIC=true) would make untrue without a word */
+    omp_set_dynamic(0);
     cpu_binding(d->binding, sizeof d->binding);
     d->cpus = usable_cpus();
+    d->default_threads = default_team();
     snprintf(d->facts_source, sizeof d->facts_source, "%s", h.source);
     d->cores = h.cores;
     d->numa_domains = h.numa_domains;

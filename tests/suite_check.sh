@@ -11,7 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-export SUITE_SKIP_BUILD=1 SUITE_OFFLINE=1 BUILD_DIR=$build OMP_NUM_THREADS=2
+# two threads, or one where this process may use one CPU (the executables refuse more)
+export SUITE_SKIP_BUILD=1 SUITE_OFFLINE=1 BUILD_DIR=$build OMP_NUM_THREADS=$(($(nproc) < 2 ? 1 : 2))
 quick=(SUITE_STREAM_CPU_ARGS="--size 1M --reps 3 --warmup 1 --kernel copy,copy_nt"
     SUITE_LBM_CPU_ARGS="--size 16 --steps 2 --reps 2 --warmup 1 --kernel pull,aa"
     SUITE_STREAM_GPU_ARGS="--size 1M --reps 3 --warmup 1" SUITE_LBM_GPU_ARGS="--size 16 --steps 2 --reps 2")

@@ -95,10 +95,13 @@ int main(void)
     CHECK(cli_opt_threads("cpu", "0", &l, err, sizeof err) != 0);
     CHECK(cli_opt_threads("cpu", "65537", &l, err, sizeof err) != 0);
     CHECK(cli_opt_threads("cpu", "1,2,4", &l, err, sizeof err) == 0 && l.n == 3);
-    CHECK(cli_check_threads(&l, 4, err, sizeof err) == 0);
-    CHECK(cli_check_threads(&l, 0, err, sizeof err) == 0);
-    CHECK(cli_check_threads(&l, 3, err, sizeof err) != 0 && strstr(err, "--threads 4") != NULL &&
+    CHECK(cli_check_threads(&l, 4, 8, err, sizeof err) == 0); /* the default unused */
+    CHECK(cli_check_threads(&l, 0, 8, err, sizeof err) == 0);
+    CHECK(cli_check_threads(&l, 3, 1, err, sizeof err) != 0 && strstr(err, "--threads 4") != NULL &&
           strstr(err, "3 CPU(s)") != NULL);
+    l.n = 0; /* no --threads: the runtime's default team is held to the CPUs too */
+    CHECK(cli_check_threads(&l, 2, 2, err, sizeof err) == 0);
+    CHECK(cli_check_threads(&l, 2, 8, err, sizeof err) != 0 && strstr(err, "8 OpenMP") != NULL);
 
     CHECK(cli_parse_value("64K", 1, &v, err, sizeof err) == 0 && v == 65536);
     CHECK(cli_parse_value("64k", 0, &v, err, sizeof err) != 0);

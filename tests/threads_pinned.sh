@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# threads_pinned.sh BIN -- ARGS...: --threads under the pinning users set up. libgomp pins the
+# threads_pinned.sh BIN -- ARGS...: --threads under the pinning users set up, and the thread
+# counts the OpenMP environment asks for (last section). libgomp pins the
 # initial thread to the first place before main (OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY),
 # likwid-pin pins it to the first CPU of its list, so that thread's affinity mask names one CPU;
 # --threads up to the CPUs of the process must still run, one row a count, and one more than
@@ -57,3 +58,23 @@ if command -v taskset >/dev/null; then
         { cat "$tmp/err" >&2; fail "taskset -c $a --threads 2: rc=$rc"; }
     echo "ok: taskset -c $a --threads 2 refused"
 fi
+
+# the OpenMP environment: OMP_NUM_THREADS above the CPUs refused as --threads is; OMP_THREAD_LIMIT
+# bounds --threads; OMP_DYNAMIC cannot shrink a team below the count its row reports
+refused() { # ENV=VALUE [more arguments]
+    local setting=$1
+    shift
+    rm -f "$tmp/out.csv"
+    env "$setting" "$bin" "${args[@]}" "$@" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.csv" ] ||
+        { cat "$tmp/err" >&2; fail "'$setting $*': rc=$rc, expected 2 and one line"; }
+    echo "ok: $setting $* refused: $(cat "$tmp/err")"
+}
+refused OMP_NUM_THREADS=$((n + 1))
+refused OMP_THREAD_LIMIT=1 --threads 2
+env OMP_DYNAMIC=true "$bin" "${args[@]}" --threads 1,2 -o "$tmp/out.csv" --overwrite 2>/dev/null ||
+    fail "OMP_DYNAMIC=true: exit status $?"
+got=$(awk -v want=binding -f "$(dirname "$0")/csv_column.awk" "$tmp/out.csv" | grep -o 'threads=[0-9]*' | tr '\n' ' ')
+[ "$got" = "threads=1 threads=2 " ] || fail "OMP_DYNAMIC=true: teams '$got', expected 1 and 2"
+echo "ok: OMP_DYNAMIC=true: teams as asked ($got)"

@@ -668,7 +668,7 @@ static int open_backend(struct run_ctx *x, struct lbm_opts *o, char *err, size_t
     const int all_kernels = o->nkernels == 0;
     if (lbm_backend_select(dist_local_rank(), &x->first_on_device, err, errlen) ||
         lbm_backend_open(&x->dev, err, errlen) ||
-        cli_check_threads(&o->c.threads, x->dev.cpus, err, errlen) ||
+        cli_check_threads(&o->c.threads, x->dev.cpus, x->dev.default_threads, err, errlen) ||
         cli_select_supported(o->kernels, &o->nkernels, LBM_KERNEL_COUNT, lbm_kernel_names,
                              "--kernel", supported, err, errlen) ||
         make_grids(x, err, errlen))

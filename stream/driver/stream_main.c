@@ -318,7 +318,7 @@ int main(int argc, char **argv)
     }
     memset(&dev, 0, sizeof dev);
     if (stream_backend_open(&dev, err, sizeof err) ||
-        cli_check_threads(&o->c.threads, dev.dev.cpus, err, sizeof err) ||
+        cli_check_threads(&o->c.threads, dev.dev.cpus, dev.dev.default_threads, err, sizeof err) ||
         cli_select_supported(o->kernels, &o->nkernels, STREAM_KERNEL_COUNT, stream_kernel_names,
                              "--kernel", supported, err, sizeof err)) {
         free(o);
