@@ -18,9 +18,12 @@ int roof_eq(const char *a, const char *b);
 
 /* 1, or the ranks of a GPU row run on several GPUs: its ceiling is that many devices' */
 double roof_devices(const struct csv_row *r);
-/* Lattice bytes (two lattices, padding included) within 2 x the LLC or L2 the row reports: a
- * sweep then finds much of what it reads still in cache, and the DRAM ceiling does not bound it. */
-int roof_cache_resident(const struct csv_row *lbm);
+/* Lattice bytes (two lattices, padding included; a stream row: its arrays, program bytes an
+ * element x nx) within 2 x the LLC or L2 the row reports: a sweep then finds much of what it reads
+ * still in cache, and the DRAM ceiling does not bound it. Such a stream row sets a ceiling only
+ * where no larger one of its kind was given (a 1 MiB copy on a 300 MiB cache runs several times
+ * the memory's bandwidth). */
+int roof_cache_resident(const struct csv_row *r);
 
 /* The kernels that set the LBM ceiling: single-stream copies (copy, copy_nt, memcpy). copy19 and
  * the in-place stream kernels (update) give second, tighter ceilings beside it; the other stream
@@ -64,6 +67,7 @@ struct roof_eval {
      * than that too (an in-place kernel may beat copy_nt where the host moves in-place traffic
      * faster: data/stream/update-inplace-h200-2026-11-28) */
     int above_ceiling, cache_resident;
+    int ceiling_in_cache; /* the copy ceiling's arrays fit in the cache: no larger copy given */
 };
 
 /* Evaluates one LBM row against the verified STREAM rows indexed in c; the store kind of the

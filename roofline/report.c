@@ -85,6 +85,7 @@ int roof_report(FILE *out, const struct csv_table *t)
         if (roof_in_place_failed(c, t, r, msg, sizeof msg)) say_once(msg, said, &nsaid, &more);
         if (e.above_ceiling) strcat(flags, "above_ceiling ");
         if (e.cache_resident) strcat(flags, "cache_resident ");
+        if (e.ceiling_in_cache) strcat(flags, "ceiling_in_cache ");
         if (strcmp(r->verified, "pass") != 0) strcat(flags, "not_verified ");
         if (*flags) flags[strlen(flags) - 1] = '\0';
         roof_str(out, r->host, 0);

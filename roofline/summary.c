@@ -73,7 +73,7 @@ static int is_clean(const struct roof_ceilings *c, const struct csv_row *r)
 {
     struct roof_eval e;
     roof_evaluate(c, r, &e);
-    return !e.cache_resident && !e.above_ceiling;
+    return !e.cache_resident && !e.above_ceiling && !e.ceiling_in_cache;
 }
 
 /* ---- cases: one measurement repeated (rounds), every field that defines it equal ---- */
@@ -202,8 +202,9 @@ static void flags_of(const struct roof_ceilings *c, const struct csv_row *r, cha
 {
     struct roof_eval e;
     int no = roof_evaluate(c, r, &e);
-    snprintf(f, len, "%s%s%s", no ? "no_ceiling " : "", e.above_ceiling ? "above_ceiling " : "",
-             e.cache_resident ? "cache_resident " : "");
+    snprintf(f, len, "%s%s%s%s", no ? "no_ceiling " : "", e.above_ceiling ? "above_ceiling " : "",
+             e.cache_resident ? "cache_resident " : "",
+             !no && e.ceiling_in_cache ? "ceiling_in_cache " : "");
     if (*f) f[strlen(f) - 1] = '\0';
 }
 
@@ -271,8 +272,12 @@ static const struct csv_row *best_copy(const struct csv_table *t, const size_t *
     const struct csv_row *copy = NULL;
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[ix[k]];
-        if (strcmp(r->bench, "stream") == 0 && roof_is_copy(r->kernel) &&
-            strcmp(r->verified, "pass") == 0 && (!copy || r->bw_prog_GBs > copy->bw_prog_GBs))
+        if (strcmp(r->bench, "stream") != 0 || !roof_is_copy(r->kernel) ||
+            strcmp(r->verified, "pass") != 0)
+            continue;
+        /* out of the cache first, as the ceilings (keep_fastest in ceiling.c) */
+        const int in_r = roof_cache_resident(r), in_copy = copy ? roof_cache_resident(copy) : 1;
+        if (!copy || in_r < in_copy || (in_r == in_copy && r->bw_prog_GBs > copy->bw_prog_GBs))
             copy = r;
     }
     return copy;

@@ -63,6 +63,24 @@ v=$(col "$tmp/ipf-r.csv" flags 'cpu,aa,bgk,cavity,sp'),$(col "$tmp/ipf-r.csv" in
 v=$(col "$tmp/ips.csv" kernel_sp 'nodeI'),$(col "$tmp/ips.csv" mflups_sp 'nodeI')
 [ "$v" = "aa,138.158" ] && ok "summary headline: aa within its in-place ceiling" || bad "summary headline '$v'"
 
+# 1c. a copy whose arrays fit in the cache (1000 elements) sets no ceiling beside a larger one,
+# however fast; alone it sets one, flagged ceiling_in_cache, and the summary takes no headline
+# from it
+awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; print; next}
+    $c["kernel"]=="copy" && $c["precision"]=="sp" && $c["backend"]=="cpu" {
+        print; $c["nx"]=1000; $c["bw_dram_GBs"]=90; $c["bw_prog_GBs"]=60; print }' \
+    "$fx/stream.csv" >"$tmp/s-small.csv"
+"$rl" "$tmp/s-small.csv" "$fx/lbm.csv" >"$tmp/r1c.csv" 2>/dev/null
+v=$(col "$tmp/r1c.csv" pct_of_ceiling 'cpu,pull,bgk,cavity,sp,256'); f=$(col "$tmp/r1c.csv" flags 'cpu,pull,bgk,cavity,sp,256')
+near "$v" 76.0 && [ -z "$f" ] && ok "an in-cache copy beside the default size: ceiling kept (76.0%)" ||
+    bad "in-cache copy beside a larger one: pct $v, flags '$f'"
+awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; print; next} !($c["kernel"]=="copy" && $c["precision"]=="sp" && $c["backend"]=="cpu" && $c["nx"]!=1000)' \
+    "$tmp/s-small.csv" >"$tmp/s-only-small.csv"
+"$rl" "$tmp/s-only-small.csv" "$fx/lbm.csv" >"$tmp/r1c.csv" 2>/dev/null
+v=$(col "$tmp/r1c.csv" pct_of_ceiling 'cpu,pull,bgk,cavity,sp,256'); f=$(col "$tmp/r1c.csv" flags 'cpu,pull,bgk,cavity,sp,256')
+near "$v" 25.33 && [ "$f" = ceiling_in_cache ] && ok "only an in-cache copy: 25.33%, flagged $f" ||
+    bad "only an in-cache copy: pct $v, flags '$f'"
+
 # 2. the summary
 "$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/s.csv" 2>/dev/null || bad "summary exit $?"
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"
