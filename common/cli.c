@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -301,6 +303,18 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
         }
     }
     return 0;
+}
+
+void cli_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        const int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (n >= 0 && n != fd) { /* a lower descriptor was closed too: it took that one */
+            dup2(n, fd);
+            close(n);
+        }
+    }
 }
 
 int cli_opt_threads(const char *backend, const char *text, struct cli_list *out, char *err,

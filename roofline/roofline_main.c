@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
     size_t nseen = 0;
     FILE *out = stdout;
 
+    cli_std_fds();
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
@@ -199,6 +201,11 @@ int main(int argc, char **argv)
             if (rc) return cli_error("roofline", 2, "%s", err);
         }
     }
+    if (out_path && strcmp(out_path, "-") == 0) out_path = NULL; /* -o -: stdout */
+    /* a reader that goes away (`| head`) or a file size limit then fail the write (exit 3, said
+     * on stderr, the -o file untouched) instead of killing the program unannounced */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     if (optind == argc)
         return cli_error("roofline", 2,
                          "no input files (give stream and lbm CSV files; see "
@@ -247,9 +254,9 @@ int main(int argc, char **argv)
     }
     if (out_path) {
         out = report_open(out_path, tmp, sizeof tmp);
-        if (!out) {
+        if (!out) { /* as the executables' -o: a path that cannot be opened is bad input */
             out = stdout;
-            rc = cli_error("roofline", 3, "-o %s: %s", out_path, strerror(errno));
+            rc = cli_error("roofline", 2, "-o %s: %s", out_path, strerror(errno));
             goto done;
         }
     }

@@ -151,6 +151,12 @@ if run 0 "-o -" "${args[@]}" -o -; then
         [ ! -e ./- ] && ok "-o - writes CSV to stdout" || fail "-o - does not write CSV to stdout"
 fi
 
+# 7b. stderr closed: the -o file must not take descriptor 2, or every message lands in the CSV
+f="$tmp/closed-stderr.csv"
+"$bin" "${args[@]}" -o "$f" 2>&-
+complete "$f" && ok "stderr closed: the CSV holds rows only" ||
+    fail "stderr closed: the CSV holds more than rows: $(grep -v '^schema' "$f" | grep -v '^[0-9]' | head -1)"
+
 # 8. --help and --version: stdout, exit 0, nothing on stderr; --help | head shows the usage
 for opt in --help --version; do
     if run 0 "$opt" "$opt"; then

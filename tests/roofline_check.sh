@@ -193,6 +193,14 @@ echo keep >"$tmp/o8/old.csv"
 "$rl" "$tmp/o8/stream.csv" "$tmp/o8/lbm.csv" -o "$tmp/o8/old.csv" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] && cmp -s "$tmp/o8/old.csv" "$tmp/r.csv" && [ "$(ls "$tmp/o8" | wc -l)" -eq 3 ] &&
     ok "report replaces the old -o file whole, no temporary left" || bad "replace: rc $rc, $(ls "$tmp/o8")"
+"$rl" "$fx/stream.csv" "$fx/lbm.csv" -o "$tmp/no-such-dir/r.csv" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && ok "-o in a missing folder: exit 2 as the executables" ||
+    bad "-o in a missing folder: rc $rc"
+(cd "$tmp/o8" && "$rl" stream.csv lbm.csv -o - >"$tmp/o" 2>/dev/null) && cmp -s "$tmp/o" "$tmp/r.csv" &&
+    [ ! -e "$tmp/o8/-" ] && ok "-o - is stdout" || bad "-o -: not the report on stdout"
+"$rl" "$fx/stream.csv" "$fx/lbm.csv" -o "$tmp/o8/closed.csv" 2>&-
+cmp -s "$tmp/o8/closed.csv" "$tmp/r.csv" && ok "stderr closed: the report file holds the report only" ||
+    bad "stderr closed: the report file differs from the report"
 "$rl" --plot "$fx/lbm.csv/plots" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && ok "--plot into a file: exit 2, no CSV" || bad "--plot bad folder: rc $rc, $(wc -c <"$tmp/o") bytes of CSV"
 

@@ -686,6 +686,7 @@ int main(int argc, char **argv)
     char err[512], default_why[320], note[480], needs[64];
     int rc;
 
+    cli_std_fds();
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     if (!o || !x) return cli_error(prog, 1, "out of memory");
     if (dist_init(&argc, &argv, err, sizeof err)) {

@@ -308,6 +308,7 @@ int main(int argc, char **argv)
     char err[512];
     int rc;
 
+    cli_std_fds();
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     interrupt_install(prog);
     if (!o) return cli_error(prog, 1, "out of memory");
