@@ -250,6 +250,10 @@ static int expand(void *ctx, struct runner *r)
 
     for (int pi = 0; pi < o->c.nprecs; pi++) {
         for (int ki = 0; ki < o->nkernels; ki++) {
+            char why[256];
+            if (stream_prec_supported((enum stream_kernel)o->kernels[ki], (enum prec)o->c.precs[pi],
+                                      why, sizeof why))
+                continue; /* kernels by default: not this precision's (main refused the rest) */
             /* an in-place kernel's one array sits at the read offset: one write offset for it */
             const int one_array = stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
             const size_t nwo = one_array ? 1 : o->write_offsets.n;
@@ -318,6 +322,7 @@ int main(int argc, char **argv)
         return rc == -1 ? 0 : cli_error(prog, 2, "%s", err); /* -1: help or version printed */
     }
     memset(&dev, 0, sizeof dev);
+    const int all_kernels = o->nkernels == 0;
     if (stream_backend_open(&dev, err, sizeof err) ||
         cli_check_threads(&o->c.threads, dev.dev.cpus, dev.dev.default_threads, err, sizeof err) ||
         cli_select_supported(o->kernels, &o->nkernels, STREAM_KERNEL_COUNT, stream_kernel_names,
@@ -325,13 +330,25 @@ int main(int argc, char **argv)
         free(o);
         return cli_error(prog, 2, "%s", err);
     }
-    for (int pi = 0; pi < o->c.nprecs; pi++) /* before any row: every pair must run */
-        for (int ki = 0; ki < o->nkernels; ki++)
-            if (stream_prec_supported((enum stream_kernel)o->kernels[ki], (enum prec)o->c.precs[pi],
-                                      err, sizeof err)) {
+    /* before any row: every pair given must run; without --kernel, each precision runs the
+     * kernels it has (expand skips the others: --precision sp,fp16s gives every sp kernel and
+     * the 2-byte copies), and one that has none is refused */
+    for (int pi = 0; pi < o->c.nprecs; pi++) {
+        int runs = 0;
+        for (int ki = 0; ki < o->nkernels; ki++) {
+            if (!stream_prec_supported((enum stream_kernel)o->kernels[ki],
+                                       (enum prec)o->c.precs[pi], err, sizeof err))
+                runs++;
+            else if (!all_kernels) {
                 free(o);
                 return cli_error(prog, 2, "%s", err);
             }
+        }
+        if (runs == 0) { /* err: the last kernel's reason */
+            free(o);
+            return cli_error(prog, 2, "%s", err);
+        }
+    }
     sysinfo_host_get(&host);
     memset(&r, 0, sizeof r);
     r.prog = prog;

@@ -77,7 +77,8 @@ static const struct options_entry entries[] = {
      "cache, gpu 1 GiB; copy19 kernels: that total over 38 arrays)",
      NULL, NULL, OPTIONS_PARSE, parse_size},
     {"kernel", 0, "LIST",
-     "comma-separated (default: all this backend supports) of\n" STREAM_KERNEL_HELP_LIST
+     "comma-separated (default: all this backend supports; with fp16s those that have a 2-byte "
+     "form) of\n" STREAM_KERNEL_HELP_LIST
      "\nSTREAM's copy, scale b=3c, add c=a+b, triad a=b+3c; load: sum of one array; store: one "
      "value to every element; update: one array scaled by -1 in place (the in-place LBM kernel's "
      "pattern); _nt: non-temporal stores (cpu); copy19: D3Q19 traffic, 38 arrays; memcpy: "
