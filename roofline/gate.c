@@ -1,7 +1,7 @@
 /* gate.c: the regression gate. LBM cases keyed by (device, backend, bench, kernel, collision,
- * precision, dims, pad, align, layout) are compared by percent of ceiling, not absolute rates, so
- * a slower machine day raises no alarm. Each layout of a case (`--layout soa,rows`) is gated
- * against the same layout: a run keeps its layouts apart, so neither hides the other. A file
+ * precision, geometry, dims, pad, align, layout) are compared by percent of ceiling, not absolute
+ * rates, so a slower machine day raises no alarm. Each layout of a case (`--layout soa,rows`) is
+ * gated against the same layout: a run keeps its layouts apart, so neither hides the other. A file
  * written before the layout column measured one layout, unlabelled (empty): a labelled case
  * absent from such a baseline takes its unlabelled case of the same key (match_of). A drop is
  * `regressed` when the current median lies below the baseline's slowest repetition by more than
@@ -23,7 +23,8 @@
 
 struct gate_case {
     const char *device, *backend, *bench, *kernel, *collision, *precision;
-    const char *layout; /* "" in files written before the layout column */
+    const char *geometry; /* "" in a roofline.csv written without the column */
+    const char *layout;   /* "" in files written before the layout column */
     int64_t nx, ny, nz, pad, align;
     double med, min; /* percent of ceiling: best median of the key's rows, its slowest rep */
     double spread;   /* (t_max - t_min) / t_med of that row, percent; NaN when unknown */
@@ -40,7 +41,8 @@ static int cmp_key(const struct gate_case *a, const struct gate_case *b)
     int c;
     if ((c = strcmp(a->device, b->device)) || (c = strcmp(a->backend, b->backend)) ||
         (c = strcmp(a->bench, b->bench)) || (c = strcmp(a->kernel, b->kernel)) ||
-        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->precision, b->precision)))
+        (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->precision, b->precision)) ||
+        (c = strcmp(a->geometry, b->geometry)))
         return c;
     if (a->nx != b->nx) return (a->nx > b->nx) - (a->nx < b->nx);
     if (a->ny != b->ny) return (a->ny > b->ny) - (a->ny < b->ny);
@@ -80,6 +82,7 @@ static void case_key(struct gate_case *k, const struct csv_row *r)
     k->kernel = r->kernel;
     k->collision = r->collision;
     k->precision = r->precision;
+    k->geometry = r->geometry;
     k->layout = r->layout;
     k->nx = r->nx;
     k->ny = r->ny;
@@ -153,6 +156,7 @@ enum {
     B_KERNEL,
     B_COLLISION,
     B_PRECISION,
+    B_GEOMETRY,
     B_LAYOUT,
     B_NX,
     B_NY,
@@ -171,6 +175,7 @@ static const char *const bcols[B_NCOLS] = {"device",
                                            "kernel",
                                            "collision",
                                            "precision",
+                                           "geometry",
                                            "layout",
                                            "nx",
                                            "ny",
@@ -186,7 +191,8 @@ static const char *const bcols[B_NCOLS] = {"device",
 /* the columns an older roofline.csv may lack */
 static int optional_column(int c)
 {
-    return c == B_LAYOUT || c == B_MIN || c == B_FLAGS || c == B_EPW || c == B_EDEV;
+    return c == B_GEOMETRY || c == B_LAYOUT || c == B_MIN || c == B_FLAGS || c == B_EPW ||
+           c == B_EDEV;
 }
 
 /* what a number read from a roofline.csv must be */
@@ -212,8 +218,8 @@ static int report_value(const char *path, long line, const char *col, const char
  * layout column leaves the layout empty, as raw rows of that time read. 0, or 1 out of memory. */
 static int case_strings(struct gate_case *g, char *const *fields, const int *map)
 {
-    const char **dst[] = {&g->device,    &g->backend,   &g->kernel,
-                          &g->collision, &g->precision, &g->layout};
+    const char **dst[] = {&g->device,    &g->backend,  &g->kernel, &g->collision,
+                          &g->precision, &g->geometry, &g->layout};
     size_t tl = sizeof "lbm";
     char *p;
     for (int c = B_DEVICE; c <= B_LAYOUT; c++)
@@ -469,7 +475,8 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
     roof_num(out, ge->delta, 0);
     roof_num(out, ge->noise, 0);
     roof_str(out, ge->status, 0);
-    roof_str(out, k->layout, 1); /* a key field, last: the columns before it keep their places */
+    roof_str(out, k->geometry, 0); /* key fields, last: the columns before keep their places */
+    roof_str(out, k->layout, 1);
 }
 
 /* The baseline case of current case c: the same key and layout. A run written before the
@@ -574,7 +581,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         fprintf(stderr,
                 "roofline: gate: nothing compared: none of the %zu case(s) of the current files "
                 "(%s) is among the %zu of the baseline %s (same device, backend, kernel, "
-                "collision, precision, dims, pad, align, layout)\n",
+                "collision, precision, geometry, dims, pad, align, layout)\n",
                 cur_ceil, cur_names, nbc, base->path);
         goto done;
     }
@@ -593,7 +600,8 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
     fputs("device,backend,bench,kernel,collision,precision,nx,ny,nz,pad,align,"
           "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
           "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min,baseline_mflups_per_W,"
-          "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status,layout\n",
+          "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status,geometry,"
+          "layout\n",
           out);
     {
         /* cases are sorted by key; print them by first appearance, each with its match */

@@ -171,6 +171,10 @@ gate_bad() {
 gate_bad "baseline.*lbm.csv has no usable case" --baseline "$fx/lbm.csv" "$fx/stream.csv" "$fx/lbm.csv"
 gate_bad "hold no lbm rows" --baseline "$tmp/base.csv" "$fx/stream.csv"
 gate_bad "nothing compared" --baseline "$nb" "$fx/stream.csv" "$fx/lbm.csv"
+# a case of another geometry is another case: the same rows relabelled periodic compare with none
+awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++) if($i=="geometry") g=i; print; next} {$g="periodic"; print}' \
+    "$fx/lbm-current.csv" >"$tmp/lbm-periodic.csv"
+gate_bad "nothing compared" --baseline "$tmp/base.csv" "$fx/stream.csv" "$tmp/lbm-periodic.csv"
 
 # 8. exit 3 for an output that cannot be written; --plot refuses a bad folder before any CSV
 if [ -w /dev/full ]; then
@@ -390,15 +394,15 @@ fi
 # the energy gate: off by default (exit and statuses as before), --gate-energy PCT turns it on
 eb="$fx/energy-gate-base.csv" ec="$fx/energy-gate-cur.csv"
 "$rl" --baseline "$eb" "$ec" >"$tmp/eg0.csv" 2>/dev/null; rc=$?
-# (the gate's last column is the layout, empty in these files written before it)
-[ $rc -eq 0 ] && [ -z "$(awk -F, 'NR>1 && $(NF - 1) != ""' "$tmp/eg0.csv")" ] && head -1 "$tmp/eg0.csv" | grep -q ',energy_status,layout$' &&
+# (the gate's last columns are the geometry and the layout, empty in these files written before it)
+[ $rc -eq 0 ] && [ -z "$(awk -F, 'NR>1 && $(NF - 2) != ""' "$tmp/eg0.csv")" ] && head -1 "$tmp/eg0.csv" | grep -q ',energy_status,geometry,layout$' &&
     ok "energy gate off: exit 0, energy_status empty" || bad "energy gate off: rc $rc, $(cat "$tmp/eg0.csv")"
 "$rl" --baseline "$eb" --gate-energy 5 "$ec" >"$tmp/eg.csv" 2>"$tmp/e"; rc=$?
 [ $rc -eq 1 ] && grep -q "1 regressed beyond 5%" "$tmp/e" && ok "energy regression alone: exit 1" || bad "--gate-energy 5: rc $rc, $(cat "$tmp/e")"
 # pull sp 4 -> 3.2 MFLUP/s per W: -20%, beyond 5% + the meters' 2% + 1%
 # pull dp 2 -> 1.85: -7.4%, beyond 5% but within 5% + 2% + 4%
-for want in "pull,bgk,sp,100,.*,ok,.*,-20,3,regressed,$" "pull,bgk,dp,100,.*,-7.4[0-9]*,6,inconclusive,$" \
-    "aa,bgk,sp,100,.*,improved,$" "aa,bgk,dp,100,.*,-1.2[0-9]*,,ok,$" "pull,bgk,sp,50,.*,ok,.*,12.5,,,,,$"; do
+for want in "pull,bgk,sp,100,.*,ok,.*,-20,3,regressed,cavity,$" "pull,bgk,dp,100,.*,-7.4[0-9]*,6,inconclusive,cavity,$" \
+    "aa,bgk,sp,100,.*,improved,cavity,$" "aa,bgk,dp,100,.*,-1.2[0-9]*,,ok,cavity,$" "pull,bgk,sp,50,.*,ok,.*,12.5,,,,,cavity,$"; do
     grep -q "$want" "$tmp/eg.csv" && ok "energy gate: $want" || bad "energy gate lacks $want: $(cat "$tmp/eg.csv")"
 done
 cmp -s <(cut -d, -f1-18 "$tmp/eg0.csv") <(cut -d, -f1-18 "$tmp/eg.csv") && ok "the time verdicts do not depend on --gate-energy" || bad "time verdicts changed"

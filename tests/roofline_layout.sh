@@ -27,7 +27,7 @@ base="$fx/layout-base.csv" cur="$fx/layout-cur.csv" legacy="$fx/layout-legacy-ba
 v=$(verdicts "$tmp/g.csv")
 [ $rc -eq 1 ] && [ "$v" = "soa:regressed rows:ok " ] && grep -q "2 case(s) compared, 1 regressed" "$tmp/g.err" &&
     ok "each layout against its own: $v" || bad "layouts gated: rc $rc, '$v', $(cat "$tmp/g.csv" "$tmp/g.err")"
-head -1 "$tmp/g.csv" | grep -q ',energy_status,layout$' && ok "the gate's layout column comes last" || bad "gate header: $(head -1 "$tmp/g.csv")"
+head -1 "$tmp/g.csv" | grep -q ',energy_status,geometry,layout$' && ok "the gate's geometry and layout columns come last" || bad "gate header: $(head -1 "$tmp/g.csv")"
 # the same from the baseline's roofline.csv, which carries the layout
 "$rl" "$base" -o "$tmp/base-report.csv" 2>/dev/null || bad "report of the baseline"
 "$rl" --baseline "$tmp/base-report.csv" --tolerance 3 "$cur" >"$tmp/gr.csv" 2>/dev/null; rc=$?
