@@ -15,7 +15,7 @@ static const char *const header =
     "pct_of_ceiling,pct_of_ceiling_med,copy19_kernel,copy19_ceiling_mflups,pct_of_copy19,"
     "peak_bw_GBs,pct_of_peak,flags,version,timestamp,pct_of_ceiling_min,energy_nJ_per_update,"
     "power_W,mflups_per_W,energy_polled_dev_pct,layout,in_place_kernel,in_place_ceiling_mflups,"
-    "pct_of_in_place\n";
+    "pct_of_in_place,threads\n";
 
 /* the messages for rows without a ceiling (or an in-place ceiling): one per distinct reason, at
  * most this many */
@@ -125,7 +125,9 @@ int roof_report(FILE *out, const struct csv_table *t)
         roof_str(out, r->layout, 0); /* the gate keys its cases by it when this is a baseline */
         roof_str(out, e.in_place ? e.in_place->kernel : "", 0);
         roof_num(out, e.in_place_mflups, 0);
-        roof_num(out, e.pct_in_place, 1);
+        roof_num(out, e.pct_in_place, 0);
+        /* cpu OpenMP threads or gpu threads a block: a thread sweep's rows apart */
+        roof_num(out, r->threads > 0 ? (double)r->threads : NAN, 1);
     }
     if (more)
         fprintf(stderr,

@@ -50,8 +50,13 @@ for p in 'cpu,pull_nt,bgk,cavity,sp' 'cpu,aa,bgk,cavity,dp'; do
 done
 "$rl" --table "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ipt.txt" 2>/dev/null || bad "in-place table exit $?"
 grep -q "aa  *sp .* 105.0 .*copy_nt.*  95.5% of update$" "$tmp/ipt.txt" && ok "--table: aa's percent of update" || bad "--table lacks aa's percent of update: $(grep 'aa  *sp' "$tmp/ipt.txt")"
-head -1 "$tmp/ip.csv" | grep -q ',layout,in_place_kernel,in_place_ceiling_mflups,pct_of_in_place$' &&
-    ok "in-place columns after layout, in order" || bad "report header: $(head -1 "$tmp/ip.csv")"
+head -1 "$tmp/ip.csv" | grep -q ',layout,in_place_kernel,in_place_ceiling_mflups,pct_of_in_place,threads$' &&
+    ok "in-place columns after layout, in order, then threads" || bad "report header: $(head -1 "$tmp/ip.csv")"
+# the rows' threads (a thread sweep's rows told apart), empty where a file lacks the column
+awk -F, -v OFS=, 'NR==1{print $0, "threads"; next} {print $0, 8}' "$fx/lbm.csv" >"$tmp/lbm-threads.csv"
+"$rl" "$fx/stream.csv" "$tmp/lbm-threads.csv" >"$tmp/rt.csv" 2>/dev/null
+v=$(col "$tmp/rt.csv" threads 'cpu,pull,bgk,cavity,sp,256'),$(col "$tmp/r.csv" threads 'cpu,pull,bgk,cavity,sp,256')
+[ "$v" = "8," ] && ok "the report carries the row's threads ('$v')" || bad "report threads '$v'"
 # a failed update row is no ceiling: aa keeps the copy's flag, and stderr says why, once
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i } $6 == "update" { $v = "fail" } 1' \
     "$fx/stream-inplace.csv" >"$tmp/ipf.csv"
