@@ -252,6 +252,7 @@ static void fill(struct lbm_state *s)
 #pragma omp parallel for collapse(2) schedule(static)
     for (size_t zs = 0; zs < l->sz; zs++) {
         for (size_t ys = 0; ys < l->sy; ys++) {
+            if (interrupt_requested()) continue; /* the case is dropped: its lattices unfinished */
             const long z = (long)zs - gz, y = (long)ys - gy;
             const int row_fluid = y >= 0 && y < (long)l->ny && z >= 0 && z < (long)l->nz;
             for (int k = 0; k < 19; k++) {
@@ -273,29 +274,27 @@ static void fill(struct lbm_state *s)
     s->cur = 0;
 }
 
-int lbm_init(struct lbm_state *s, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    fill(s);
-    return 0;
-}
-
-int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    fill(s); /* first touch and poison; then the fluid values from pdf */
-    lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.c.prec, s->lat[0], pdf);
-    return 0;
-}
-
-/* 1 with a message when a signal cut the updates short (progress.h), else 0 */
+/* 1 with a message when a signal cut the fill, the updates or the check short (progress.h),
+ * else 0 */
 static int interrupted(char *err, size_t errlen)
 {
     if (!interrupt_requested()) return 0;
     snprintf(err, errlen, "interrupted");
     return 1;
+}
+
+int lbm_init(struct lbm_state *s, char *err, size_t errlen)
+{
+    fill(s);
+    return interrupted(err, errlen);
+}
+
+int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
+{
+    fill(s); /* first touch and poison; then the fluid values from pdf */
+    if (interrupted(err, errlen)) return 1;
+    lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.c.prec, s->lat[0], pdf);
+    return 0;
 }
 
 int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
@@ -350,6 +349,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : m, bad, h)
     for (size_t z = 0; z < l->nz; z++) {
         for (size_t y = 0; y < l->ny; y++) {
+            if (interrupt_requested()) continue; /* the case is dropped: no sum needed */
             for (int d = 0; d < 19; d++) {
                 for (size_t x = 0; x < l->nx; x++) {
                     size_t i = LBM_IDX(l, lbm_slot(s->u.c.kernel, d), x, y, z);
@@ -368,7 +368,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     *mass = m + (double)(l->nx * l->ny * l->nz); /* sum f = sum g + one per cell */
     *nonfinite = bad;
     *hash = h;
-    return 0;
+    return interrupted(err, errlen);
 }
 
 /* The row kernels over a box (lbm_step's whole domain, a distributed run's boxes); halos

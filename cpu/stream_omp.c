@@ -14,6 +14,7 @@
 #include "cpu_copy.h"
 #include "cpu_marker.h"
 #include "cpu_util.h"
+#include "progress.h"
 #include "stream.h"
 #include "stream_values.h"
 #include "sysinfo.h"
@@ -336,8 +337,10 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
     {
         size_t lo, hi;
         cpu_chunk(c->n, GRAIN, &lo, &hi);
+        /* a signal ends the fill within a block of 2^20 elements (the case is then dropped) */
         for (int j = 0; j < a->nsrc; j++) {
             for (size_t i = lo; i < hi; i++) {
+                if ((i & 0xFFFFF) == 0 && interrupt_requested()) break;
                 if (a->esize == 2)
                     ((uint16_t *)a->src[j])[i] = code16(stream_value(i, (unsigned)j));
                 else if (a->esize == 4)
@@ -348,6 +351,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
         }
         for (int j = 0; j < a->ndst && !stream_kernel_in_place(c->kernel); j++) {
             for (size_t i = lo; i < hi; i++) {
+                if ((i & 0xFFFFF) == 0 && interrupt_requested()) break;
                 if (a->esize == 2) /* never the code the copy must leave there */
                     ((uint16_t *)a->dst[j])[i] =
                         (uint16_t)~code16(stream_expect(c->kernel, i, (unsigned)j));
@@ -357,6 +361,12 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
                     ((double *)a->dst[j])[i] = NAN;
             }
         }
+    }
+    if (interrupt_requested()) {
+        snprintf(err, errlen, "interrupted");
+        free(a->base);
+        free(a);
+        return 1;
     }
     snprintf(a->region, sizeof a->region, "stream_%s", stream_kernel_names[c->kernel]);
 #pragma omp parallel
@@ -434,6 +444,7 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
         cpu_chunk(a->c.n, GRAIN, &lo, &hi);
         for (int j = 0; j < a->ndst; j++) {
             for (size_t i = lo; i < hi; i++) {
+                if ((i & 0xFFFFF) == 0 && interrupt_requested()) break; /* dropped: no verdict */
                 double want = stream_expect(a->c.kernel, i, (unsigned)j);
                 if (a->esize == 2) { /* the copies move bits: the code itself */
                     if (((uint16_t *)a->dst[j])[i] != code16(want)) {
@@ -455,6 +466,10 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
     *bad = wrong;
     *max_rel_err =
         worst; /* every kernel's result is exact: any mismatch fails, whatever its size */
+    if (interrupt_requested()) {
+        snprintf(err, errlen, "interrupted");
+        return 1;
+    }
     return 0;
 }
 

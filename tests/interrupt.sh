@@ -2,18 +2,21 @@
 # interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL WHEN ARGS...: starts a sweep writing to a
 # file and sends the signal: WHEN=row once the first row is there, WHEN=only during the only
 # case (once the header is there; ARGS then name one case whose repetitions last far longer than
-# the time allowed), WHEN=append as for row, twice: the second process adds to the first one's
-# file with --append, as the main job's rounds do. Expected: exit status 130 within EXIT_S
-# seconds of the signal, a note of the interruption on stderr, a file whose every row is complete
-# and verified (roofline reads it), and for WHEN=only no row at all: the unfinished case is
-# dropped; for WHEN=append one header, the first process's rows kept and the second's added.
+# the time allowed), WHEN=setup half a second after the header, while the only case's arrays or
+# lattices are still being allocated and written (exit within 1 s), WHEN=append as for row,
+# twice: the second process adds to the first one's file with --append, as the main job's rounds
+# do. Expected: exit status 130 within EXIT_S seconds of the signal, a note of the interruption
+# on stderr, a file whose every row is complete and verified (roofline reads it), and for
+# WHEN=only and WHEN=setup no row at all: the unfinished case is dropped; for WHEN=append one
+# header, the first process's rows kept and the second's added.
 set -u
 bin=$1 check=$2 roofline=$3 bench=$4 sig=$5 when=$6
 shift 6
 exit_s=5 # "stop within about a second", with room for a loaded machine
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-case "$when" in row | append) need=2 ;; only) need=1 ;; *) echo "interrupt.sh: WHEN is row, only or append"; exit 2 ;; esac
+case "$when" in row | append) need=2 ;; only | setup) need=1 ;; *) echo "interrupt.sh: WHEN is row, only, setup or append"; exit 2 ;; esac
+[ "$when" = setup ] && exit_s=1
 mode=()
 if [ "$when" = append ]; then # the first round: interrupted after its first row, checked below
     bash "$0" "$bin" "$check" "$roofline" "$bench" "$sig" row "$@" --keep "$tmp/out.csv" || exit 1
@@ -33,6 +36,7 @@ for _ in $(seq 600); do # at most 60 s for the first row (or the header)
     sleep 0.1
 done
 [ "$when" = only ] && sleep 1 # well inside the case's timed repetitions
+[ "$when" = setup ] && sleep 0.5 # inside the case's set-up (first touch, initial values)
 kill -0 "$pid" 2>/dev/null || { cat "$tmp/err"; echo "the run ended before the signal"; exit 1; }
 t0=${EPOCHREALTIME/,/.}
 kill -"$sig" "$pid"
@@ -56,7 +60,7 @@ cat "$tmp/err"
 [ "$rc" -eq 130 ] || { echo "exit status $rc, expected 130"; exit 1; }
 grep -q "interrupted" "$tmp/err" || { echo "no note of the interruption on stderr"; exit 1; }
 [ "$(tail -c 1 "$tmp/out.csv" | od -An -c | tr -d ' ')" = '\n' ] || { echo "the file ends in a partial row"; exit 1; }
-if [ "$when" = only ]; then
+if [ "$when" = only ] || [ "$when" = setup ]; then
     [ "$rows" -eq 0 ] || { echo "$rows row(s) of an unfinished case"; exit 1; }
     head -1 "$tmp/out.csv" | grep -q '^schema,version,' || { echo "the header is missing"; exit 1; }
 else
