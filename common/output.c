@@ -83,13 +83,33 @@ static int check_append(struct output *o, const char *header, size_t hlen, long 
     }
     while (pos < (size_t)got && head[pos] == header[pos] && head[pos] != '\n')
         pos++;
-    col = column_at(header, pos, mine, sizeof mine);
-    column_at(head, pos, theirs, sizeof theirs);
-    cli_fail(err, errlen,
-             "-o %s: --append: its header differs from this program's at column %d "
-             "('%s' in the file, '%s' here); append only to a file of the same "
-             "columns",
-             o->name, col + 1, theirs, mine);
+    const int file_ends = pos == (size_t)got || head[pos] == '\n' || head[pos] == '\r';
+    if (file_ends && header[pos] == ',') { /* the file's columns are a first part of ours */
+        col = column_at(header, pos + 1, mine, sizeof mine);
+        cli_fail(err, errlen,
+                 "-o %s: --append: its header ends after column %d, where this program's goes "
+                 "on with '%s' (a file of an older version?); append only to a file of the same "
+                 "columns",
+                 o->name, col, mine);
+    } else if (header[pos] == '\n' && head[pos] == ',') { /* ours are a first part of its */
+        cli_fail(err, errlen,
+                 "-o %s: --append: its header goes on after column %d, where this program's "
+                 "ends; append only to a file of the same columns",
+                 o->name, column_at(header, pos, mine, sizeof mine) + 1);
+    } else if (file_ends && header[pos] == '\n') { /* the same columns, the line not ended */
+        cli_fail(err, errlen,
+                 "-o %s: --append: its header line does not end (no newline after it); repair "
+                 "it or choose another file",
+                 o->name);
+    } else {
+        col = column_at(header, pos, mine, sizeof mine);
+        column_at(head, pos, theirs, sizeof theirs);
+        cli_fail(err, errlen,
+                 "-o %s: --append: its header differs from this program's at column %d "
+                 "('%s' in the file, '%s' here); append only to a file of the same "
+                 "columns",
+                 o->name, col + 1, theirs, mine);
+    }
     free(head);
     return 1;
 }

@@ -94,6 +94,18 @@ if run 2 "--append onto another header" "${args[@]}" -o "$g" --append; then
     [ "$(cksum <"$g")" = "$sum" ] && grep -q "header" "$tmp/err" && ok "--append onto another header refused: $(cat "$tmp/err")" ||
         fail "--append changed a file of another header"
 fi
+# a file of an older version (this header less its last column), and a header line not ended:
+# each said as what it is, not as a column that differs from itself
+head -1 "$f" | sed 's/,[^,]*$//' >"$tmp/older.csv"
+if run 2 "--append onto an older header" "${args[@]}" -o "$tmp/older.csv" --append; then
+    grep -q "header ends after column" "$tmp/err" && ok "--append onto an older header: $(cat "$tmp/err")" ||
+        fail "--append onto an older header: $(cat "$tmp/err")"
+fi
+head -1 "$f" | tr -d '\n' >"$tmp/unended.csv"
+if run 2 "--append onto an unended header" "${args[@]}" -o "$tmp/unended.csv" --append; then
+    grep -q "does not end" "$tmp/err" && ok "--append onto an unended header: $(cat "$tmp/err")" ||
+        fail "--append onto an unended header: $(cat "$tmp/err")"
+fi
 cp "$f" "$tmp/partial.csv"
 printf '1,0.1.0,2026' >>"$tmp/partial.csv"
 sum=$(cksum <"$tmp/partial.csv")
