@@ -60,6 +60,12 @@ static FILE *open_in(const char *dir, const char *name)
     return f;
 }
 
+static void remove_in(const char *dir, const char *name)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) < sizeof path) remove(path);
+}
+
 static int close_both(FILE *a, FILE *b)
 {
     int bad = 0;
@@ -575,9 +581,13 @@ int roof_plot(const char *dir, const struct csv_table *t)
                         no_data);
             w = w < 0;
         }
-        if (close_both(dat, gp) || w) {
-            fprintf(stderr, "roofline: --plot %s: writing %s failed\n", dir, gname);
-            rc = 2;
+        errno = 0;
+        if (close_both(dat, gp) || w) { /* a full disk, a size limit: no half-written pair */
+            fprintf(stderr, "roofline: error: --plot %s: writing %s and %s failed%s%s\n", dir,
+                    dname, gname, errno ? ": " : "", errno ? strerror(errno) : "");
+            remove_in(dir, dname);
+            remove_in(dir, gname);
+            rc = 3;
         }
     }
     roof_ceilings_free(c);

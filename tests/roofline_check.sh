@@ -212,6 +212,12 @@ cmp -s "$tmp/o8/closed.csv" "$tmp/r.csv" && ok "stderr closed: the report file h
     bad "stderr closed: the report file differs from the report"
 "$rl" --plot "$fx/lbm.csv/plots" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && ok "--plot into a file: exit 2, no CSV" || bad "--plot bad folder: rc $rc, $(wc -c <"$tmp/o") bytes of CSV"
+# plots that cannot be written whole (a file size limit of 1 KiB: EFBIG, SIGXFSZ ignored): exit 3,
+# one line, no CSV and no half-written .dat/.gp pair left
+(ulimit -f 1; PATH=/nonexistent "$rl" --plot "$tmp/pl" "$fx/stream.csv" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"); rc=$?
+[ $rc -eq 3 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ -z "$(ls "$tmp/pl")" ] &&
+    ok "--plot files that cannot be written: exit 3, nothing half-written ($(cat "$tmp/e"))" ||
+    bad "--plot write failure: rc $rc, $(cat "$tmp/e"), left: $(ls "$tmp/pl" | tr '\n' ' ')"
 
 # 9. numbers checked when read: file:line, column, value, exit 2
 for v in -5 0 inf 1e+308; do
