@@ -276,6 +276,15 @@ int cli_opt_list(const char *opt, const char *text, int allow_suffix, size_t lo,
         cli_fail(err, errlen, "%s: %s", opt, sub);
         return 1;
     }
+    /* a value given twice runs once, as a domain does: the first place it was given kept */
+    size_t n = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        size_t k = 0;
+        while (k < n && out->v[k] != out->v[i])
+            k++;
+        if (k == n) out->v[n++] = out->v[i];
+    }
+    out->n = n;
     return 0;
 }
 

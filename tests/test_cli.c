@@ -95,6 +95,9 @@ int main(void)
     CHECK(cli_opt_threads("cpu", "0", &l, err, sizeof err) != 0);
     CHECK(cli_opt_threads("cpu", "65537", &l, err, sizeof err) != 0);
     CHECK(cli_opt_threads("cpu", "1,2,4", &l, err, sizeof err) == 0 && l.n == 3);
+    /* a value given twice runs once, in the order first given */
+    CHECK(cli_opt_list("--pad", "3,0,3,1:4", 0, 0, 4096, &l, err, sizeof err) == 0 && l.n == 5 &&
+          l.v[0] == 3 && l.v[1] == 0 && l.v[2] == 1 && l.v[3] == 2 && l.v[4] == 4);
     CHECK(cli_check_threads(&l, 4, 8, err, sizeof err) == 0); /* the default unused */
     CHECK(cli_check_threads(&l, 0, 8, err, sizeof err) == 0);
     CHECK(cli_check_threads(&l, 3, 1, err, sizeof err) != 0 && strstr(err, "--threads 4") != NULL &&
