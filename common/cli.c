@@ -318,7 +318,9 @@ void cli_std_fds(void)
 {
     for (int fd = 0; fd <= 2; fd++) {
         if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-        const int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        /* read-only: a write to a closed stdout or stderr still fails (EBADF), so a CSV asked
+         * for on a closed stdout ends in exit 3, not in /dev/null */
+        const int n = open("/dev/null", O_RDONLY);
         if (n >= 0 && n != fd) { /* a lower descriptor was closed too: it took that one */
             dup2(n, fd);
             close(n);

@@ -63,9 +63,9 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
 int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char *err,
                   size_t errlen);
 
-/* Descriptors 0, 1 and 2 open (on /dev/null where one was closed), first thing in main: a run
- * started with stderr closed would otherwise get descriptor 2 for its -o file, and every message
- * would land in the CSV. */
+/* Descriptors 0, 1 and 2 open (on /dev/null, read-only, where one was closed), first thing in
+ * main: a run started with stderr closed would otherwise get descriptor 2 for its -o file, and
+ * every message would land in the CSV. */
 void cli_std_fds(void);
 
 /* --threads LIST: OpenMP thread counts from 1 for a cpu backend (backend "cpu"; elsewhere

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "cpu_clock.h"
 #include "device.h"
@@ -51,13 +52,16 @@ static int usable_cpus(void)
     int n = sysinfo_cpus_allowed();
     cpu_set_t places;
     CPU_ZERO(&places);
-    for (int p = 0; p < omp_get_num_places(); p++) {
+    /* OMP_PROC_BIND=master (primary): every thread in the initial thread's place */
+    const int master = omp_get_proc_bind() == omp_proc_bind_master;
+    for (int p = master ? omp_get_place_num() : 0; p >= 0 && p < omp_get_num_places(); p++) {
         int ids[CPU_SETSIZE];
         const int k = omp_get_place_num_procs(p);
         if (k <= 0 || k > CPU_SETSIZE) continue;
         omp_get_place_proc_ids(p, ids);
         for (int i = 0; i < k; i++)
             if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], &places);
+        if (master) break;
     }
     if (CPU_COUNT(&places) > n) n = CPU_COUNT(&places);
     const char *pin = getenv("LIKWID_PIN");
@@ -71,7 +75,10 @@ static int usable_cpus(void)
             if (id >= 0 && id < CPU_SETSIZE) CPU_SET((int)id, &listed);
             c = *end == ',' ? end + 1 : end;
         }
-        if (CPU_COUNT(&listed) > n) n = CPU_COUNT(&listed);
+        /* CPUs the list names that exist: likwid-pin itself refuses the others */
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        const int count = CPU_COUNT(&listed) < online ? CPU_COUNT(&listed) : (int)online;
+        if (count > n) n = count;
     }
     return n < omp_get_thread_limit() ? n : omp_get_thread_limit();
 }

@@ -47,8 +47,11 @@ static double element_bytes(const struct csv_row *r)
 
 int roof_cache_resident(const struct csv_row *r)
 {
-    if (strcmp(r->bench, "stream") == 0) /* the arrays the kernel touches: bytes an element x n */
-        return r->llc_bytes > 0 && r->prog_bytes * (double)r->nx <= 2.0 * (double)r->llc_bytes;
+    if (strcmp(r->bench, "stream") == 0) { /* the arrays it touches: bytes an element x n */
+        const double arrays = r->prog_bytes * (double)r->nx /
+                              (roof_is_stream_in_place(r->kernel) ? 2.0 : 1.0); /* update: one */
+        return r->llc_bytes > 0 && arrays <= 2.0 * (double)r->llc_bytes;
+    }
     double s = element_bytes(r);
     double pitch = r->pitch > 0 ? (double)r->pitch : (double)r->nx;
     double ny = r->local_ny > 0 ? (double)r->local_ny : (double)r->ny;
@@ -143,14 +146,18 @@ static int is_ceiling_kernel(const struct csv_row *r)
             roof_is_stream_in_place(r->kernel));
 }
 
-/* *best becomes s where s moves more DRAM bytes a second (or nothing was kept yet); a row whose
- * arrays fit in the cache only where no row of the group is out of it (then flagged
- * ceiling_in_cache): a 1 MiB copy beside the default size must not set the ceiling */
+int roof_faster_ceiling(const struct csv_row *s, double s_bw, const struct csv_row *best,
+                        double best_bw)
+{
+    const int in_s = roof_cache_resident(s), in_best = best ? roof_cache_resident(best) : 1;
+    return !best || in_s < in_best || (in_s == in_best && s_bw > best_bw);
+}
+
+/* *best becomes s where s moves more DRAM bytes a second (or nothing was kept yet), out of the
+ * cache first (roof_faster_ceiling) */
 static void keep_fastest(const struct csv_row **best, const struct csv_row *s)
 {
-    const int in_s = roof_cache_resident(s), in_best = *best ? roof_cache_resident(*best) : 1;
-    if (!*best || in_s < in_best || (in_s == in_best && s->bw_dram_GBs > (*best)->bw_dram_GBs))
-        *best = s;
+    if (roof_faster_ceiling(s, s->bw_dram_GBs, *best, *best ? (*best)->bw_dram_GBs : 0)) *best = s;
 }
 
 int roof_ceilings_build(const struct csv_table *t, struct roof_ceilings **out)

@@ -20,10 +20,15 @@ int roof_eq(const char *a, const char *b);
 double roof_devices(const struct csv_row *r);
 /* Lattice bytes (two lattices, padding included; a stream row: its arrays, program bytes an
  * element x nx) within 2 x the LLC or L2 the row reports: a sweep then finds much of what it reads
- * still in cache, and the DRAM ceiling does not bound it. Such a stream row sets a ceiling only
- * where no larger one of its kind was given (a 1 MiB copy on a 300 MiB cache runs several times
- * the memory's bandwidth). */
+ * still in cache, and the DRAM ceiling does not bound it. A stream row (its arrays: update's one)
+ * in the cache sets a ceiling only where no row of its kind out of the cache was given (a 1 MiB
+ * copy on a 300 MiB cache runs several times the memory's bandwidth). */
 int roof_cache_resident(const struct csv_row *r);
+/* 1 when stream row s, moving s_bw, should replace best (NULL: none yet; moving best_bw) as a
+ * ceiling: a row out of the cache before any in it, then the faster (a 1 MiB copy beside the
+ * default size must not set the ceiling; in the cache alone, it does, flagged ceiling_in_cache) */
+int roof_faster_ceiling(const struct csv_row *s, double s_bw, const struct csv_row *best,
+                        double best_bw);
 
 /* The kernels that set the LBM ceiling: single-stream copies (copy, copy_nt, memcpy). copy19 and
  * the in-place stream kernels (update) give second, tighter ceilings beside it; the other stream

@@ -86,13 +86,15 @@ static int write_failed(FILE *out, const char *path)
 
 /* -o FILE: the report goes to a temporary file beside FILE (tmp, made here), renamed over FILE
  * once it is complete (report_commit), so that a failure leaves no partial CSV and whatever FILE
- * held before untouched. A path that exists and is not a regular file (/dev/full, a pipe) is
- * written in place (tmp left empty). NULL with errno set when neither can be opened. */
+ * held before untouched; a FILE that was there keeps its permission bits. A path that exists and
+ * is not a regular file (/dev/full, a pipe) or is a symbolic link is written in place, through
+ * the link (tmp left empty). NULL with errno set when neither can be opened. */
 static FILE *report_open(const char *path, char *tmp, size_t tmplen)
 {
     struct stat st;
+    const int exists = lstat(path, &st) == 0;
     tmp[0] = '\0';
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return fopen(path, "w");
+    if (exists && !S_ISREG(st.st_mode)) return fopen(path, "w");
     if ((size_t)snprintf(tmp, tmplen, "%s.XXXXXX", path) >= tmplen) {
         tmp[0] = '\0';
         errno = ENAMETOOLONG;
@@ -105,7 +107,8 @@ static FILE *report_open(const char *path, char *tmp, size_t tmplen)
     }
     const mode_t mask = umask(0);
     umask(mask);
-    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    const mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+    FILE *f = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         const int e = errno;
         close(fd);

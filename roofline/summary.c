@@ -275,10 +275,7 @@ static const struct csv_row *best_copy(const struct csv_table *t, const size_t *
         if (strcmp(r->bench, "stream") != 0 || !roof_is_copy(r->kernel) ||
             strcmp(r->verified, "pass") != 0)
             continue;
-        /* out of the cache first, as the ceilings (keep_fastest in ceiling.c) */
-        const int in_r = roof_cache_resident(r), in_copy = copy ? roof_cache_resident(copy) : 1;
-        if (!copy || in_r < in_copy || (in_r == in_copy && r->bw_prog_GBs > copy->bw_prog_GBs))
-            copy = r;
+        if (roof_faster_ceiling(r, r->bw_prog_GBs, copy, copy ? copy->bw_prog_GBs : 0)) copy = r;
     }
     return copy;
 }

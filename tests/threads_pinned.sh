@@ -12,7 +12,7 @@ shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "threads_pinned: $*" >&2; exit 1; }
-n=$(nproc)
+n=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) # GNU nproc honours both
 [ "$n" -ge 2 ] || { echo "needs 2 CPUs"; exit 77; }
 # the CPUs this shell may use, from its affinity list ("0-3,8" -> 0 1 2 3 8)
 cpus=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status | tr ',' '\n' |
@@ -60,7 +60,8 @@ if command -v taskset >/dev/null; then
 fi
 
 # the OpenMP environment: OMP_NUM_THREADS above the CPUs refused as --threads is; OMP_THREAD_LIMIT
-# bounds --threads; OMP_DYNAMIC cannot shrink a team below the count its row reports
+# bounds --threads (OMP_DYNAMIC, turned off by the backend, is not tested: libgomp shrinks teams
+# only under load)
 refused() { # ENV=VALUE [more arguments]
     local setting=$1
     shift
@@ -73,8 +74,3 @@ refused() { # ENV=VALUE [more arguments]
 }
 refused OMP_NUM_THREADS=$((n + 1))
 refused OMP_THREAD_LIMIT=1 --threads 2
-env OMP_DYNAMIC=true "$bin" "${args[@]}" --threads 1,2 -o "$tmp/out.csv" --overwrite 2>/dev/null ||
-    fail "OMP_DYNAMIC=true: exit status $?"
-got=$(awk -v want=binding -f "$(dirname "$0")/csv_column.awk" "$tmp/out.csv" | grep -o 'threads=[0-9]*' | tr '\n' ' ')
-[ "$got" = "threads=1 threads=2 " ] || fail "OMP_DYNAMIC=true: teams '$got', expected 1 and 2"
-echo "ok: OMP_DYNAMIC=true: teams as asked ($got)"

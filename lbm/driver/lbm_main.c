@@ -242,7 +242,9 @@ static int restart(struct dist_run *run, struct lbm_state *s, int warmup, int ov
                    size_t errlen)
 {
     double secs;
-    return lbm_init(s, err, errlen) || dist_prime(run, s, err, errlen) ||
+    /* every rank leaves together (an interrupt may reach one rank's fill before another's):
+     * dist_prime is collective */
+    return dist_any(run, lbm_init(s, err, errlen)) || dist_prime(run, s, err, errlen) ||
            (warmup > 0 && dist_step(run, s, warmup, DIST_EXCHANGE, overlap, &secs, err, errlen));
 }
 
@@ -334,14 +336,14 @@ static int measure(const struct run_ctx *x, struct runner *rn, struct dist_run *
         m->t_compute = median_of(rn->times, reps);
         if (restart(run, s, warmup, u->overlap, err, errlen)) return 1;
     }
-    if (lbm_check(s, &m->m0, &m->bad0, &h0, err, errlen)) return 1;
+    if (dist_any(run, lbm_check(s, &m->m0, &m->bad0, &h0, err, errlen))) return 1; /* together */
     dist_sum(run, &m->m0, &m->bad0, &h0);
     if (timed_window(x, rn, run, s, m->steps, warmup, u->overlap, &m->reps, &m->energy,
                      &m->measured, err, errlen))
         return 1;
     if (m->measured) energy_session_report(&rn->energy, &m->energy);
     energy_over_ranks(run, ranks, x->first_on_device, &m->energy, m->measured, &m->idle_W);
-    if (lbm_check(s, &m->m1, &m->bad1, &df->hash, err, errlen)) return 1;
+    if (dist_any(run, lbm_check(s, &m->m1, &m->bad1, &df->hash, err, errlen))) return 1;
     dist_sum(run, &m->m1, &m->bad1, &df->hash);
     return 0;
 }
@@ -696,7 +698,18 @@ int main(int argc, char **argv)
     interrupt_install(prog);
     x->o = o;
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
-    if (rc == 0) rc = open_backend(x, o, err, sizeof err);
+    if (rc == 0) {
+        /* each rank opens its own GPU and CPUs, which can refuse on one rank alone: every rank
+         * stops, and the line comes from rank 0, or else from the ranks that failed */
+        const int mine = open_backend(x, o, err, sizeof err);
+        const int rank0 = dist_max_int(dist_rank() == 0 ? mine : 0);
+        if (dist_max_int(mine)) {
+            if (mine && (dist_rank() == 0 || !rank0))
+                cli_error(prog, 2, "%s%s", dist_rank() ? "(a rank) " : "", err);
+            rc = 2;
+            goto done;
+        }
+    }
     if (rc) {
         rc = rc == -1 ? 0 : FAIL(2, "%s", err); /* -1: help or version printed */
         goto done;
