@@ -12,6 +12,7 @@
  * windows' meter disagreement (a window is one measurement: it has no repetitions to spread).
  * Both runs are indexed (sorted cases, binary search): n log n. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -372,9 +373,33 @@ out:
     return rc;
 }
 
+/* A stream that cannot be rewound as one in memory from its start: the head already read, then
+ * the rest of f (closed here). *buf owns the text (free it after the stream). NULL on error. */
+static FILE *reread_in_memory(FILE *f, const char *head, size_t headlen, char **buf)
+{
+    size_t len = 0, n;
+    char chunk[65536];
+    FILE *m = open_memstream(buf, &len);
+    if (!m) {
+        fclose(f);
+        return NULL;
+    }
+    fwrite(head, 1, headlen, m);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, m);
+    const int bad = ferror(f) | ferror(m);
+    fclose(f);
+    if (fclose(m) != 0 || bad) {
+        free(*buf);
+        *buf = NULL;
+        return NULL;
+    }
+    return fmemopen(*buf, len ? len : 1, "r");
+}
+
 int roof_baseline_read(const char *path, struct roof_baseline *b)
 {
-    char *line = NULL, err[512];
+    char *line = NULL, *mem = NULL, err[512]; /* mem: a pipe's text (reread_in_memory) */
     size_t cap = 0;
     FILE *f;
     int rc;
@@ -386,13 +411,22 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
         return 2;
     }
     /* a roofline.csv names pct_of_ceiling_med and no schema column */
-    if (getline(&line, &cap, f) >= 0) {
+    const ssize_t first = getline(&line, &cap, f);
+    if (first >= 0) {
         const char *h = line + csv_bom_length(line);
         b->is_report = strstr(h, "pct_of_ceiling_med") && strncmp(h, "schema,", 7) != 0 &&
                        !strstr(h, ",schema,") && !strstr(h, ",schema\n");
     }
+    if (fseek(f, 0, SEEK_SET) != 0) {
+        /* a pipe (--baseline <(...)) cannot go back: its first line and the rest in memory */
+        f = reread_in_memory(f, line, first > 0 ? (size_t)first : 0, &mem);
+        if (!f) {
+            free(line);
+            fprintf(stderr, "roofline: --baseline %s: cannot read it: %s\n", path, strerror(errno));
+            return 2;
+        }
+    }
     free(line);
-    rewind(f);
     if (b->is_report) {
         rc = read_report(path, f, b);
     } else {
@@ -403,6 +437,7 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
         if (rc) fprintf(stderr, "roofline: --baseline: %s\n", err);
     }
     fclose(f);
+    free(mem); /* after its stream: the rows and cases hold copies */
     return rc;
 }
 

@@ -96,6 +96,9 @@ v=$(col "$tmp/s.csv" copy_prog_GBs 'nodeA'); near "$v" 40 && ok "summary copy GB
 cat "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm.csv" >"$tmp/base.csv"
 "$rl" --baseline "$tmp/base.csv" --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" >"$tmp/g.csv" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && ok "gate exit 1 on a regression" || bad "gate exit $rc, want 1"
+# the baseline from a pipe (--baseline <(...)), which cannot be rewound: the same verdicts
+"$rl" --baseline <(cat "$tmp/base.csv") --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" >"$tmp/gp.csv" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && cmp -s "$tmp/g.csv" "$tmp/gp.csv" && ok "--baseline from a pipe: the same gate" || bad "--baseline from a pipe: rc $rc"
 # gpu sp: the current median (65.9%) lies 14 points below the baseline's slowest repetition
 # (80.1%): regressed, however wide the current run's own repetitions spread
 for want in "cpu,lbm,pull,bgk,sp,256.*,regressed," "gpu,lbm,pull,bgk,sp,256.*,regressed," \
