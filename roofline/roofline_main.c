@@ -146,6 +146,41 @@ static int output_is_input(const char *out_path, const char *baseline, char **fi
     return 0;
 }
 
+/* The input files' rows into cur, each file once (a second name of a file read already is said
+ * and skipped); names lists them for the gate's messages. 0, or 2 said on stderr. */
+static int read_inputs(char **files, int n, struct csv_table *cur, char *names, size_t namelen)
+{
+    struct seen *seen = calloc((size_t)n, sizeof *seen);
+    size_t nseen = 0;
+    char err[512];
+    int rc = 0;
+    if (!seen) return cli_error("roofline", 2, "out of memory");
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct stat st;
+        size_t from = cur->n, k;
+        if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+            for (k = 0; k < nseen; k++)
+                if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino) break;
+            if (k < nseen) {
+                fprintf(stderr,
+                        "roofline: warning: %s is %s given again: its rows are counted "
+                        "once\n",
+                        files[i], seen[k].name);
+                continue;
+            }
+            seen[nseen++] = (struct seen){st.st_dev, st.st_ino, files[i]};
+        }
+        if (csv_read_path(files[i], cur, err, sizeof err) ||
+            roof_check_numbers(cur, from, err, sizeof err))
+            rc = cli_error("roofline", 2, "%s", err);
+        else if (strlen(names) + strlen(files[i]) + 8 < namelen)
+            snprintf(names + strlen(names), namelen - strlen(names), "%s%s", *names ? ", " : "",
+                     files[i]);
+    }
+    free(seen);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -169,8 +204,6 @@ int main(int argc, char **argv)
     char err[512], names[512] = "", tmp[4096] = "";
     struct csv_table cur = {0};
     struct roof_baseline base = {0};
-    struct seen *seen = NULL;
-    size_t nseen = 0;
     FILE *out = stdout;
 
     cli_std_fds();
@@ -222,31 +255,7 @@ int main(int argc, char **argv)
                          "--gate-energy PCT judges the gate's cases: give --baseline FILE "
                          "too");
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
-    rc = 0;
-    seen = calloc((size_t)(argc - optind), sizeof *seen);
-    if (!seen) return cli_error("roofline", 2, "out of memory");
-    for (int i = optind; i < argc && rc == 0; i++) {
-        struct stat st;
-        size_t from = cur.n, k;
-        if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode)) {
-            for (k = 0; k < nseen; k++)
-                if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino) break;
-            if (k < nseen) {
-                fprintf(stderr,
-                        "roofline: warning: %s is %s given again: its rows are counted "
-                        "once\n",
-                        argv[i], seen[k].name);
-                continue;
-            }
-            seen[nseen++] = (struct seen){st.st_dev, st.st_ino, argv[i]};
-        }
-        if (csv_read_path(argv[i], &cur, err, sizeof err) ||
-            roof_check_numbers(&cur, from, err, sizeof err))
-            rc = cli_error("roofline", 2, "%s", err);
-        else if (strlen(names) + strlen(argv[i]) + 8 < sizeof names)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                     *names ? ", " : "", argv[i]);
-    }
+    rc = read_inputs(argv + optind, argc - optind, &cur, names, sizeof names);
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");
     if (rc) goto done;
@@ -279,7 +288,6 @@ int main(int argc, char **argv)
         if (rename_rc) rc = rename_rc;
     }
 done:
-    free(seen);
     csv_table_free(&cur);
     roof_baseline_free(&base);
     return rc;
