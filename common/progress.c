@@ -72,3 +72,10 @@ int interrupt_requested(void)
 {
     return stop_requested != 0;
 }
+
+int interrupt_stop(char *err, size_t errlen)
+{
+    if (!interrupt_requested()) return 0;
+    snprintf(err, errlen, "interrupted");
+    return 1;
+}

@@ -3,6 +3,8 @@
 #ifndef LBMR_PROGRESS_H
 #define LBMR_PROGRESS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,6 +26,8 @@ void progress_case(const struct progress *p, int i, const char *what);
  * a repetition (they return an error and the driver, seeing the flag, drops the case). */
 void interrupt_install(const char *prog);
 int interrupt_requested(void);
+/* The backends' and drivers' stop: 1, with "interrupted" in err, once a signal came; else 0. */
+int interrupt_stop(char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

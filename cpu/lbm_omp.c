@@ -274,25 +274,16 @@ static void fill(struct lbm_state *s)
     s->cur = 0;
 }
 
-/* 1 with a message when a signal cut the fill, the updates or the check short (progress.h),
- * else 0 */
-static int interrupted(char *err, size_t errlen)
-{
-    if (!interrupt_requested()) return 0;
-    snprintf(err, errlen, "interrupted");
-    return 1;
-}
-
 int lbm_init(struct lbm_state *s, char *err, size_t errlen)
 {
     fill(s);
-    return interrupted(err, errlen);
+    return interrupt_stop(err, errlen);
 }
 
 int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_t errlen)
 {
     fill(s); /* first touch and poison; then the fluid values from pdf */
-    if (interrupted(err, errlen)) return 1;
+    if (interrupt_stop(err, errlen)) return 1;
     lbm_image_from_pdf(&s->u.l, s->u.c.kernel, s->u.c.prec, s->lat[0], pdf);
     return 0;
 }
@@ -316,7 +307,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
             s->aa_even = !s->aa_even;
         }
         *seconds = omp_get_wtime() - t0;
-        return interrupted(err, errlen);
+        return interrupt_stop(err, errlen);
     }
     for (int t = 0; t < steps && !interrupt_requested(); t++) {
         const size_t lo[3] = {0, 0, 0}, hi[3] = {l->nx, l->ny, l->nz};
@@ -325,7 +316,7 @@ int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t 
         lbm_swap(s);
     }
     *seconds = omp_get_wtime() - t0;
-    return interrupted(err, errlen);
+    return interrupt_stop(err, errlen);
 }
 
 int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)
@@ -368,7 +359,7 @@ int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, uint64_t *ha
     *mass = m + (double)(l->nx * l->ny * l->nz); /* sum f = sum g + one per cell */
     *nonfinite = bad;
     *hash = h;
-    return interrupted(err, errlen);
+    return interrupt_stop(err, errlen);
 }
 
 /* The row kernels over a box (lbm_step's whole domain, a distributed run's boxes); halos

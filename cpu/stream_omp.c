@@ -362,8 +362,7 @@ int stream_alloc(struct stream_arrays **out, const struct stream_case *c,
             }
         }
     }
-    if (interrupt_requested()) {
-        snprintf(err, errlen, "interrupted");
+    if (interrupt_stop(err, errlen)) {
         free(a->base);
         free(a);
         return 1;
@@ -466,11 +465,7 @@ int stream_check(struct stream_arrays *a, size_t *bad, double *max_rel_err, char
     *bad = wrong;
     *max_rel_err =
         worst; /* every kernel's result is exact: any mismatch fails, whatever its size */
-    if (interrupt_requested()) {
-        snprintf(err, errlen, "interrupted");
-        return 1;
-    }
-    return 0;
+    return interrupt_stop(err, errlen);
 }
 
 void stream_free(struct stream_arrays *a)

@@ -305,11 +305,7 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
                   errlen))
         return 1;
     *seconds = ms * 1e-3;
-    if (interrupt_requested()) {
-        snprintf(err, errlen, "interrupted");
-        return 1;
-    }
-    return 0;
+    return interrupt_stop(err, errlen);
 }
 
 extern "C" int lbm_fetch(struct lbm_state *s, double *pdf, char *err, size_t errlen)

@@ -107,11 +107,7 @@ static int window_reps(const struct stream_opts *o, struct runner *r, struct str
 static int run_reps(struct stream_arrays *s, int reps, double *times, char *err, size_t errlen)
 {
     for (int r = 0; r < reps; r++) {
-        if (interrupt_requested()) {
-            snprintf(err, errlen, "interrupted");
-            return 1;
-        }
-        if (stream_run(s, 1, &times[r], err, errlen)) return 1;
+        if (interrupt_stop(err, errlen) || stream_run(s, 1, &times[r], err, errlen)) return 1;
     }
     return 0;
 }
@@ -129,11 +125,8 @@ static int judged_reps(struct runner *r, struct stream_arrays *s, int reps, char
     }
     quiet_begin(&r->quiet, reps);
     while (quiet_more(&r->quiet)) {
-        if (interrupt_requested()) {
-            snprintf(err, errlen, "interrupted");
+        if (interrupt_stop(err, errlen) || stream_run(s, 1, &r->times[r->quiet.made], err, errlen))
             return -1;
-        }
-        if (stream_run(s, 1, &r->times[r->quiet.made], err, errlen)) return -1;
         if (quiet_after(&r->quiet, r->times[r->quiet.made])) {
             snprintf(err, errlen, "out of memory");
             return -1;
