@@ -269,6 +269,14 @@ int roof_evaluate(const struct roof_ceilings *c, const struct csv_row *lbm, stru
     return 0;
 }
 
+void roof_flags(const struct roof_eval *e, int no_ceiling, int not_verified, char *f, size_t len)
+{
+    snprintf(f, len, "%s%s%s%s%s", no_ceiling ? "no_ceiling " : "",
+             e->above_ceiling ? "above_ceiling " : "", e->cache_resident ? "cache_resident " : "",
+             e->ceiling_in_cache ? "ceiling_in_cache " : "", not_verified ? "not_verified " : "");
+    if (*f) f[strlen(f) - 1] = '\0';
+}
+
 int roof_in_place_failed(const struct roof_ceilings *c, const struct csv_table *t,
                          const struct csv_row *lbm, char *msg, size_t len)
 {

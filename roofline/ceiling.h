@@ -75,6 +75,10 @@ struct roof_eval {
     int ceiling_in_cache; /* the copy ceiling's arrays fit in the cache: no larger copy given */
 };
 
+/* A row's flags column, space-separated in one order for the report and the summary: no_ceiling
+ * (roof_evaluate returned 1), above_ceiling, cache_resident, ceiling_in_cache, not_verified. */
+void roof_flags(const struct roof_eval *e, int no_ceiling, int not_verified, char *f, size_t len);
+
 /* Evaluates one LBM row against the verified STREAM rows indexed in c; the store kind of the
  * ceiling matches the row's (write_allocate equal). Returns 0, or 1 when no copy matched. */
 /* The precision of the copy rows that bound an LBM row of `precision`: its own, except fp16c,

@@ -75,19 +75,15 @@ int roof_report(FILE *out, const struct csv_table *t)
     for (size_t i = 0; i < t->n; i++) {
         const struct csv_row *r = &t->rows[i];
         struct roof_eval e;
-        char flags[96] = "", msg[512];
+        char flags[96], msg[512];
         if (strcmp(r->bench, "lbm") != 0) continue;
-        if (roof_evaluate(c, r, &e)) {
-            strcat(flags, "no_ceiling ");
+        const int no_ceiling = roof_evaluate(c, r, &e);
+        if (no_ceiling) {
             roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
             say_once(msg, said, &nsaid, &more);
         }
         if (roof_in_place_failed(c, t, r, msg, sizeof msg)) say_once(msg, said, &nsaid, &more);
-        if (e.above_ceiling) strcat(flags, "above_ceiling ");
-        if (e.cache_resident) strcat(flags, "cache_resident ");
-        if (e.ceiling_in_cache) strcat(flags, "ceiling_in_cache ");
-        if (strcmp(r->verified, "pass") != 0) strcat(flags, "not_verified ");
-        if (*flags) flags[strlen(flags) - 1] = '\0';
+        roof_flags(&e, no_ceiling, strcmp(r->verified, "pass") != 0, flags, sizeof flags);
         roof_str(out, r->host, 0);
         roof_str(out, r->device, 0);
         roof_str(out, r->backend, 0);

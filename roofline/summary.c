@@ -201,11 +201,8 @@ static int machines_and_ceilings(const struct csv_table *t, size_t **idx, struct
 static void flags_of(const struct roof_ceilings *c, const struct csv_row *r, char *f, size_t len)
 {
     struct roof_eval e;
-    int no = roof_evaluate(c, r, &e);
-    snprintf(f, len, "%s%s%s%s", no ? "no_ceiling " : "", e.above_ceiling ? "above_ceiling " : "",
-             e.cache_resident ? "cache_resident " : "",
-             !no && e.ceiling_in_cache ? "ceiling_in_cache " : "");
-    if (*f) f[strlen(f) - 1] = '\0';
+    const int no = roof_evaluate(c, r, &e);
+    roof_flags(&e, no, 0, f, len);
 }
 
 static int cmp_ll(const void *pa, const void *pb)
