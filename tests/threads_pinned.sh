@@ -38,39 +38,36 @@ if command -v taskset >/dev/null; then
     pinned taskset -c "$a" env LIKWID_PIN="$b,$a"
 fi
 
+# refused PREFIX... -- ARGS...: BIN ARGS run under the command prefix (env settings, taskset)
+# exits 2 with one line on stderr, no output file and nothing on stdout; the line in $tmp/err
+refused() {
+    local prefix=()
+    while [ "$1" != -- ]; do
+        prefix+=("$1")
+        shift
+    done
+    shift
+    rm -f "$tmp/out.csv"
+    "${prefix[@]}" "$bin" "${args[@]}" "$@" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.csv" ] &&
+        [ ! -s "$tmp/stdout" ] ||
+        { cat "$tmp/err" >&2; fail "'${prefix[*]} $*': rc=$rc, expected 2 and one line"; }
+    echo "ok: ${prefix[*]} $* refused: $(cat "$tmp/err")"
+}
+
 # one thread more than the process's CPUs, pinned: refused before any row
-rm -f "$tmp/out.csv"
-env OMP_PROC_BIND=close "$bin" "${args[@]}" --threads $((n + 1)) -o "$tmp/out.csv" \
-    >"$tmp/stdout" 2>"$tmp/err"
-rc=$?
-lines=$(wc -l <"$tmp/err")
-[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -e "$tmp/out.csv" ] && [ ! -s "$tmp/stdout" ] ||
-    { cat "$tmp/err" >&2; fail "--threads $((n + 1)): rc=$rc, $lines stderr lines"; }
+refused env OMP_PROC_BIND=close -- --threads $((n + 1))
 grep -q "threads $((n + 1)): .* $n CPU" "$tmp/err" || { cat "$tmp/err" >&2; fail "message"; }
-echo "ok: --threads $((n + 1)) refused: $(cat "$tmp/err")"
 
 # a process confined to one CPU (taskset), no pinning runtime: two threads refused
 if command -v taskset >/dev/null; then
-    rm -f "$tmp/out.csv"
-    taskset -c "$a" "$bin" "${args[@]}" --threads 2 -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/err"
-    rc=$?
-    [ "$rc" -eq 2 ] && [ ! -e "$tmp/out.csv" ] && grep -q " 1 CPU" "$tmp/err" ||
-        { cat "$tmp/err" >&2; fail "taskset -c $a --threads 2: rc=$rc"; }
-    echo "ok: taskset -c $a --threads 2 refused"
+    refused taskset -c "$a" -- --threads 2
+    grep -q " 1 CPU" "$tmp/err" || { cat "$tmp/err" >&2; fail "taskset -c $a --threads 2"; }
 fi
 
 # the OpenMP environment: OMP_NUM_THREADS above the CPUs refused as --threads is; OMP_THREAD_LIMIT
 # bounds --threads (OMP_DYNAMIC, turned off by the backend, is not tested: libgomp shrinks teams
 # only under load)
-refused() { # ENV=VALUE [more arguments]
-    local setting=$1
-    shift
-    rm -f "$tmp/out.csv"
-    env "$setting" "$bin" "${args[@]}" "$@" -o "$tmp/out.csv" >"$tmp/stdout" 2>"$tmp/err"
-    rc=$?
-    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/out.csv" ] ||
-        { cat "$tmp/err" >&2; fail "'$setting $*': rc=$rc, expected 2 and one line"; }
-    echo "ok: $setting $* refused: $(cat "$tmp/err")"
-}
-refused OMP_NUM_THREADS=$((n + 1))
-refused OMP_THREAD_LIMIT=1 --threads 2
+refused env OMP_NUM_THREADS=$((n + 1)) --
+refused env OMP_THREAD_LIMIT=1 -- --threads 2
