@@ -650,7 +650,8 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
     if (!pair_word<T>::pull) return; /* never launched */
     const int box = V == GPU_PULL_BOX_PAIRS || V == GPU_PULL_BOX_PAIRS_GHOSTS;
     const int GH = V == GPU_PULL_BOX_PAIRS_GHOSTS;
-    const long x = (box ? (long)x0 : 0L) + 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x);
+    const long lx = 2L * ((long)blockIdx.x * blockDim.x + threadIdx.x); /* from the box's x0 */
+    const long x = (box ? (long)x0 : 0L) + lx;
     const long y = (box ? (long)y0 : 0L) + (long)blockIdx.y;
     const long z = (box ? (long)z0 : 0L) + (long)blockIdx.z, nx = (long)l.nx;
     const long org = box ? (long)l.org : 0L;
@@ -664,7 +665,13 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
         return;
     }
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
-    const long c = org + (z * (long)l.sy + y) * pitch + x; /* even */
+    /* the box's first cell folded into the pointers, the same for every thread (uniform
+     * registers), so that a thread's index is the whole domain's form, from its block and lane
+     * alone: with the offsets in each thread's index the interior box ran 4.6% longer than the
+     * whole domain's launch on the same bytes (fp16s; data/PERFORMANCE-NOTES.md) */
+    const long base = box ? org + ((long)z0 * (long)l.sy + (long)y0) * pitch + (long)x0 : 0L;
+    const long c = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * pitch + lx; /* even */
+    const T *const srcb = src + base;
     const int perx = b.periodic[0];
     /* an x end facing another rank (GH only) reads across it as an inner pair does: the ghost
      * cell, or the received face where that is read in place (xr0, xr1: at the end's lane) */
@@ -674,8 +681,8 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
     const T *const xr1 = GH && x + 2 == nx && ghi ? (const T *)xg.r[1] : NULL;
     const long fyz = (long)l.ny * (long)l.nz, fc = z * (long)l.ny + y;
     typedef typename pair_word<T>::W W;
-    const W *ws = reinterpret_cast<const W *>(src);
-    W *wd = reinterpret_cast<W *>(dst);
+    const W *ws = reinterpret_cast<const W *>(srcb);
+    W *wd = reinterpret_cast<W *>(dst + base);
     typedef typename real_of<T>::type R;
     R f[19], g[19];
     /* at: the pair's x in direction i's source row; lo, hi: the word below or above, or across
@@ -709,12 +716,12 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
         const long fo = GPU_XSLOT(i) / 2 * fyz + fc - (cz) * (long)l.ny - (cy);                    \
         if ((cx) > 0) { /* sources x - 1 (the pointer), x */                                       \
             const long a = lo_end ? (perx ? at + nx - 1 : (o)*ds + c) : at - 1;                    \
-            f[i] = gpu_ldg(xr0 != NULL ? xr0 + fo : src + a);                                      \
+            f[i] = gpu_ldg(xr0 != NULL ? xr0 + fo : srcb + a);                                     \
             g[i] = v.x;                                                                            \
         } else if ((cx) < 0) { /* sources x + 1, x + 2 (the pointer) */                            \
             const long a = hi_end ? (perx ? at + 2 - nx : (o)*ds + c + 1) : at + 2;                \
             f[i] = v.y;                                                                            \
-            g[i] = gpu_ldg(xr1 != NULL ? xr1 + fo : src + a);                                      \
+            g[i] = gpu_ldg(xr1 != NULL ? xr1 + fo : srcb + a);                                     \
         } else {                                                                                   \
             f[i] = v.x;                                                                            \
             g[i] = v.y;                                                                            \
