@@ -46,12 +46,12 @@ void *cpu_alloc(size_t bytes)
  * until something pins that thread before main: libgomp does under OMP_PROC_BIND, OMP_PLACES or
  * GOMP_CPU_AFFINITY (to the first place), likwid-pin to the first CPU of its list. So the CPUs of
  * the OpenMP places and of likwid-pin's list (LIKWID_PIN, every CPU it pins to, comma-separated)
- * count too; the largest of the three is the answer, within OMP_THREAD_LIMIT. */
-static int usable_cpus(void)
+ * count too: set[0] the mask, set[1] the places, set[2] the list. */
+static void usable_sets(cpu_set_t set[3])
 {
-    int n = sysinfo_cpus_allowed();
-    cpu_set_t places;
-    CPU_ZERO(&places);
+    for (int k = 0; k < 3; k++)
+        CPU_ZERO(&set[k]);
+    if (sched_getaffinity(0, sizeof set[0], &set[0]) != 0) CPU_ZERO(&set[0]);
     /* OMP_PROC_BIND=master (primary): every thread in the initial thread's place */
     const int master = omp_get_proc_bind() == omp_proc_bind_master;
     for (int p = master ? omp_get_place_num() : 0; p >= 0 && p < omp_get_num_places(); p++) {
@@ -60,27 +60,43 @@ static int usable_cpus(void)
         if (k <= 0 || k > CPU_SETSIZE) continue;
         omp_get_place_proc_ids(p, ids);
         for (int i = 0; i < k; i++)
-            if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], &places);
+            if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], &set[1]);
         if (master) break;
     }
-    if (CPU_COUNT(&places) > n) n = CPU_COUNT(&places);
     const char *pin = getenv("LIKWID_PIN");
-    if (pin && *pin) {
-        cpu_set_t listed;
-        CPU_ZERO(&listed);
-        for (const char *c = pin; *c;) {
-            char *end;
-            const long id = strtol(c, &end, 10);
-            if (end == c) break; /* not a list of CPU numbers: ignored from here */
-            if (id >= 0 && id < CPU_SETSIZE) CPU_SET((int)id, &listed);
-            c = *end == ',' ? end + 1 : end;
-        }
-        /* CPUs the list names that exist: likwid-pin itself refuses the others */
-        const long online = sysconf(_SC_NPROCESSORS_ONLN);
-        const int count = CPU_COUNT(&listed) < online ? CPU_COUNT(&listed) : (int)online;
-        if (count > n) n = count;
+    /* CPUs the list names that exist: likwid-pin itself refuses the others */
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (const char *c = pin ? pin : ""; *c;) {
+        char *end;
+        const long id = strtol(c, &end, 10);
+        if (end == c) break; /* not a list of CPU numbers: ignored from here */
+        if (id >= 0 && id < CPU_SETSIZE && id < online) CPU_SET((int)id, &set[2]);
+        c = *end == ',' ? end + 1 : end;
     }
+}
+
+/* The most CPUs of the three sets (a mask read as empty: the online count), within
+ * OMP_THREAD_LIMIT */
+static int usable_cpus(void)
+{
+    cpu_set_t set[3];
+    usable_sets(set);
+    int n = CPU_COUNT(&set[0]) > 0 ? CPU_COUNT(&set[0]) : sysinfo_cpus_allowed();
+    for (int k = 1; k < 3; k++)
+        if (CPU_COUNT(&set[k]) > n) n = CPU_COUNT(&set[k]);
     return n < omp_get_thread_limit() ? n : omp_get_thread_limit();
+}
+
+int cpu_usable_set(unsigned long long *bits, int words)
+{
+    cpu_set_t set[3];
+    usable_sets(set);
+    for (int w = 0; w < words; w++)
+        bits[w] = 0;
+    for (int c = 0; c < CPU_SETSIZE && c < 64 * words; c++)
+        if (CPU_ISSET(c, &set[0]) || CPU_ISSET(c, &set[1]) || CPU_ISSET(c, &set[2]))
+            bits[c / 64] |= 1ULL << (c % 64);
+    return words;
 }
 
 /* The team of a run without --threads: OMP_NUM_THREADS, else the runtime's count, within

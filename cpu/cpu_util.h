@@ -19,6 +19,11 @@ void cpu_use_threads(int n);
 /* "proc_bind=close places=cores(16) threads=16" from the OpenMP runtime. */
 void cpu_binding(char *buf, size_t len);
 
+/* The CPUs the OpenMP threads may run on (usable_cpus's: the affinity mask, the OpenMP places,
+ * likwid-pin's list) as bits[c / 64] bit c % 64, for the CPUs below 64 x words; the words filled.
+ */
+int cpu_usable_set(unsigned long long *bits, int words);
+
 /* Host facts for the rows of every OpenMP backend. */
 struct device_facts;
 void cpu_device_facts(struct device_facts *d);

@@ -605,6 +605,11 @@ int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long 
            lbm_halo_copy(s, LBM_HALO_PACK, dirs, ndirs, lo, hi, buf, queue, err, errlen);
 }
 
+int lbm_backend_cpu_set(unsigned long long *bits, int words)
+{
+    return cpu_usable_set(bits, words);
+}
+
 int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen)
 {
     *first_on_device = local_rank == 0; /* the node's ranks share its packages */

@@ -82,6 +82,10 @@ int lbm_x_faces_updated(enum prec p);
  * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its
  * packages. */
 int lbm_backend_select(int local_rank, int *first_on_device, char *err, size_t errlen);
+/* The CPUs this rank's threads may run on as a bit set (bit c of word c / 64: CPU c) in
+ * bits[0..words), and how many words it filled; 0 where the backend's threads are not the host's
+ * (the GPU), so no CPU check applies. After lbm_backend_open. */
+int lbm_backend_cpu_set(unsigned long long *bits, int words);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,14 @@
 # mpi_launcher.sh, sourced by the tests that start ranks: `mpi_launcher MPIEXEC` prepares this
 # shell to run the suite under that launcher and leaves its flags in the array mpi_flags.
 # - Open MPI refuses root (CI containers run as root) and more ranks than cores unless told.
-# - One OpenMP thread per rank: the tests oversubscribe small hosts.
+# - One OpenMP thread per rank: the tests oversubscribe small hosts, and say so
+#   (LBMR_OVERSUBSCRIBE=1: their states need no speed; lbm-cpu refuses a crowded node otherwise).
 # - In a sanitizer build LeakSanitizer would report Open MPI's own allocations at exit (in MCA
 #   components already unloaded, so no suppression can name them); the single-process tests check
 #   the suite's code for leaks, the runs under a launcher check its memory errors.
 # shellcheck shell=bash
 mpi_launcher() {
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 LBMR_OVERSUBSCRIBE=1
     export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
     mpi_flags=()
     if "$1" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE"; then

@@ -22,6 +22,9 @@ int dist_have_mpi(void);   /* built with MPI */
 int dist_dims_create(int n, int procs[3]);
 /* The largest value of v over the job's ranks (exit codes, error flags). */
 int dist_max_int(int v);
+/* Over the job's ranks on this node: *sum of v, and bits[0..words) or-ed (CPU sets);
+ * *ranks the node's ranks. Collective over the job. */
+void dist_node_sum_or(int v, int *sum, int *ranks, unsigned long long *bits, int words);
 
 struct dist_run;
 

@@ -18,6 +18,9 @@
 #endif
 
 static int world_rank = 0, world_size = 1, local_rank = 0, started = 0;
+#ifdef LBMR_WITH_MPI
+static MPI_Comm node_comm = MPI_COMM_NULL; /* the job's ranks on this node */
+#endif
 
 struct dist_comm {
 #ifdef LBMR_WITH_MPI
@@ -52,7 +55,6 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
 {
 #ifdef LBMR_WITH_MPI
     int provided;
-    MPI_Comm node;
     if (!launched()) return 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         snprintf(err, errlen, "MPI_Init_thread failed");
@@ -61,9 +63,9 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
     started = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local_rank);
-    MPI_Comm_free(&node);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL,
+                        &node_comm);
+    MPI_Comm_rank(node_comm, &local_rank);
 #else
     (void)argc;
     (void)argv;
@@ -83,6 +85,7 @@ int dist_init(int *argc, char ***argv, char *err, size_t errlen)
 void dist_finalize(void)
 {
 #ifdef LBMR_WITH_MPI
+    if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
     if (started) MPI_Finalize();
 #endif
     started = 0;
@@ -113,6 +116,22 @@ int dist_max_int(int v)
     }
 #endif
     return v;
+}
+
+void dist_node_sum_or(int v, int *sum, int *ranks, unsigned long long *bits, int words)
+{
+    *sum = v;
+    *ranks = 1;
+#ifdef LBMR_WITH_MPI
+    if (started) {
+        MPI_Allreduce(&v, sum, 1, MPI_INT, MPI_SUM, node_comm);
+        MPI_Comm_size(node_comm, ranks);
+        MPI_Allreduce(MPI_IN_PLACE, bits, words, MPI_UNSIGNED_LONG_LONG, MPI_BOR, node_comm);
+    }
+#else
+    (void)bits;
+    (void)words;
+#endif
 }
 
 int dist_mpi_takes_device_memory(void)

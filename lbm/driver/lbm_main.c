@@ -32,6 +32,7 @@ struct run_ctx {
     int decomp[LBM_DECOMP_MAX][3], ndecomp; /* rank grids, each case runs on every one */
     double base_mflups;  /* the current case's 1-rank median, for the parallel efficiency */
     int first_on_device; /* this rank's meter counts in a run's energy (lbm_backend_select) */
+    char crowded[48];    /* "node_threads=T/C" where this node's ranks run more threads than CPUs */
 };
 
 /* What the runner runs: one row, a case on one rank grid with one overlap and halo setting. */
@@ -97,6 +98,11 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     r->threads = u->threads;
     if (u->binding[0]) /* this case's own thread count and placement */
         csv_set(r->binding, u->binding);
+    if (x->crowded[0]) { /* run anyway (LBMR_OVERSUBSCRIBE=1): the row says so */
+        char b[sizeof r->binding + sizeof x->crowded + 1];
+        snprintf(b, sizeof b, "%s %s", r->binding, x->crowded);
+        csv_set(r->binding, b);
+    }
     r->blocks = u->blocks;
     r->occupancy = u->occupancy;
     r->steps = steps;
@@ -495,6 +501,28 @@ static int check(void *ctx, const void *cp, size_t *bytes, char *why, size_t why
     return 0;
 }
 
+/* A grid named twice runs once; the first 1-rank grid runs first, wherever the list names it, so
+ * that every other grid's row of a case gets its efficiency (which needs the 1-rank median). */
+static void order_grids(int g[][3], int *n)
+{
+    int kept = 0;
+    for (int k = 0; k < *n; k++) {
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++)
+            seen = memcmp(g[j], g[k], sizeof g[k]) == 0;
+        if (!seen) memmove(g[kept++], g[k], sizeof g[k]);
+    }
+    *n = kept;
+    for (int k = 1; k < kept; k++) {
+        if (g[k][0] * g[k][1] * g[k][2] != 1) continue;
+        int one[3];
+        memcpy(one, g[k], sizeof one);
+        memmove(g[1], g[0], (size_t)k * sizeof g[0]);
+        memcpy(g[0], one, sizeof one);
+        break;
+    }
+}
+
 /* The rank grids: --procs, or --ranks (default: every rank) through MPI_Dims_create. */
 static int make_grids(struct run_ctx *x, char *err, size_t errlen)
 {
@@ -531,6 +559,7 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
             return 1;
         }
     }
+    order_grids(x->decomp, &x->ndecomp);
     for (int k = 0; k < o->nhalos; k++)
         if (dist_halo_check(o->halos[k], err, errlen)) return 1;
     return dist_x_faces_check(err, errlen);
@@ -662,6 +691,48 @@ static void default_kernels(const struct run_ctx *x, struct lbm_opts *o)
     o->nkernels = n;
 }
 
+/* Whether this node's ranks run more OpenMP threads together (each its largest team) than the
+ * CPUs their sets cover: then ranks and threads time-share cores, and every rate and efficiency
+ * measures that (mpiexec --bind-to none leaves every rank all CPUs, and each starts a thread a
+ * CPU). Refused unless LBMR_OVERSUBSCRIBE=1 (the tests' states need no speed), which marks the
+ * rows. Collective over the job; 0 or 1 with err. */
+static int crowded_node(struct run_ctx *x, const struct lbm_opts *o, char *err, size_t errlen)
+{
+    unsigned long long bits[16];
+    int team = x->dev.default_threads, threads, ranks, cpus = 0;
+    const int words = lbm_backend_cpu_set(bits, 16);
+    const char *allow = getenv("LBMR_OVERSUBSCRIBE");
+    if (words == 0 || dist_size() == 1) return 0; /* the same on every rank of a backend */
+    for (size_t i = 0; i < o->c.threads.n; i++)
+        team = i == 0 || (int)o->c.threads.v[i] > team ? (int)o->c.threads.v[i] : team;
+    dist_node_sum_or(team, &threads, &ranks, bits, words);
+    for (int w = 0; w < words; w++)
+        cpus += __builtin_popcountll(bits[w]);
+    if (ranks < 2 || threads <= cpus) return 0;
+    if (allow && strcmp(allow, "1") == 0) {
+        snprintf(x->crowded, sizeof x->crowded, "node_threads=%d/%d", threads, cpus);
+        return 0;
+    }
+    snprintf(err, errlen,
+             "the %d ranks on this node would run %d threads on %d CPUs (up to %d each): give each "
+             "rank CPUs of its own (mpiexec --bind-to core --map-by slot:PE=N for N threads a "
+             "rank) or fewer threads (OMP_NUM_THREADS, --threads); LBMR_OVERSUBSCRIBE=1 runs "
+             "them anyway, the rows' binding saying so",
+             ranks, threads, cpus, team);
+    return 1;
+}
+
+/* 0 where no rank failed (mine on each); else 1, with err's line from rank 0, or else from the
+ * ranks that failed (a rank alone can fail: its own GPU, CPUs or node). Collective. */
+static int any_rank_failed(int mine, const char *err)
+{
+    const int rank0 = dist_max_int(dist_rank() == 0 ? mine : 0);
+    if (!dist_max_int(mine)) return 0;
+    if (mine && (dist_rank() == 0 || !rank0))
+        cli_error(prog, 2, "%s%s", dist_rank() ? "(a rank) " : "", err);
+    return 1;
+}
+
 static const struct runner_ops ops = {sizeof(struct grid_case), expand, check, describe, run_case};
 
 /* The backend opened, the kernels and rank grids chosen, the defaults filled in: 0 or 2. */
@@ -700,12 +771,9 @@ int main(int argc, char **argv)
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
     if (rc == 0) {
         /* each rank opens its own GPU and CPUs, which can refuse on one rank alone: every rank
-         * stops, and the line comes from rank 0, or else from the ranks that failed */
-        const int mine = open_backend(x, o, err, sizeof err);
-        const int rank0 = dist_max_int(dist_rank() == 0 ? mine : 0);
-        if (dist_max_int(mine)) {
-            if (mine && (dist_rank() == 0 || !rank0))
-                cli_error(prog, 2, "%s%s", dist_rank() ? "(a rank) " : "", err);
+         * stops */
+        if (any_rank_failed(open_backend(x, o, err, sizeof err), err) ||
+            any_rank_failed(crowded_node(x, o, err, sizeof err), err)) {
             rc = 2;
             goto done;
         }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# mpi_grids.sh MPIEXEC LBM: what a CPU run over two ranks does with its rank grids and its node.
+# - A 1-rank grid listed after another runs first, so the other row has its efficiency.
+# - A grid named twice runs once.
+# - Two ranks that would run more threads than their node's CPUs (mpiexec --bind-to none, a
+#   thread a CPU each): refused with one line and exit 2, no CSV; with LBMR_OVERSUBSCRIBE=1 run,
+#   the rows' binding saying node_threads=T/C.
+set -u
+mpiexec=$1 bin=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/mpi_launcher.sh"
+mpi_launcher "$mpiexec"
+unset LBMR_OVERSUBSCRIBE
+fail() { echo "mpi_grids: $*" >&2; exit 1; }
+col() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$2"; }
+run() { "$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" --local 12x10x8 --kernel pull --precision dp \
+    --steps 2 --warmup 1 --reps 2 --quiet-wait off "$@"; }
+
+run --ranks 2,1 -o "$tmp/order.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "--ranks 2,1 failed"; }
+[ "$(col procs "$tmp/order.csv" | tr '\n' ' ')" = "1x1x1 1x1x2 " ] ||
+    fail "--ranks 2,1: grids $(col procs "$tmp/order.csv" | tr '\n' ' '), not 1x1x1 first"
+[ -n "$(col efficiency "$tmp/order.csv" | sed -n 2p)" ] || fail "--ranks 2,1: no efficiency on 1x1x2"
+
+run --procs 1x1x2,1x1x1,1x1x2 -o "$tmp/twice.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "--procs twice failed"; }
+[ "$(col procs "$tmp/twice.csv" | tr '\n' ' ')" = "1x1x1 1x1x2 " ] ||
+    fail "--procs 1x1x2,1x1x1,1x1x2 ran $(col procs "$tmp/twice.csv" | tr '\n' ' ')"
+
+# every rank all CPUs, a thread a CPU each: twice the node's CPUs
+cpus=$(nproc --all)
+bind=()
+"$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE" && bind=(--bind-to none)
+crowd() { OMP_NUM_THREADS=$cpus "$mpiexec" "${mpi_flags[@]}" "${bind[@]}" -np 2 "$bin" --local 8 \
+    --kernel pull --precision dp --steps 2 --warmup 1 --reps 2 --quiet-wait off "$@"; }
+crowd >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || { cat "$tmp/err" >&2; fail "crowded node: exit $rc, not 2"; }
+[ -s "$tmp/out" ] && fail "crowded node: a CSV on stdout"
+n=$(grep -c "^${bin##*/}: " "$tmp/err")
+[ "$n" -eq 1 ] || { cat "$tmp/err" >&2; fail "crowded node: $n lines from ${bin##*/}, not 1"; }
+grep -q "would run $((2 * cpus)) threads on $cpus CPUs" "$tmp/err" || { cat "$tmp/err" >&2; fail "crowded node: the line does not say the counts"; }
+LBMR_OVERSUBSCRIBE=1 crowd -o "$tmp/crowd.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "LBMR_OVERSUBSCRIBE=1 failed"; }
+col binding "$tmp/crowd.csv" | grep -q "node_threads=$((2 * cpus))/$cpus" ||
+    fail "LBMR_OVERSUBSCRIBE=1: binding $(col binding "$tmp/crowd.csv" | head -1) lacks node_threads"
+echo "mpi_grids: 1-rank grid first, a grid named twice once, a crowded node refused and marked"
