@@ -52,15 +52,25 @@ fi
 
 # Optional: gnuplot renders the plots (without it the .gp files are written); likwid adds
 # Marker API regions and topology facts. The suite builds and runs the same without either.
-# (SUITE_OFFLINE=1 skips them; on a machine without a network they give up after a minute.)
+# (SUITE_OFFLINE=1 skips them; on a machine without a network they give up within 3 minutes:
+# apt-get update 60 s at most, apt-get install 120 s.)
+apt_update() { timeout 60 apt-get update -qq >/dev/null 2>&1; }
+apt_install() { DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq "$@" >/dev/null 2>&1; }
+opt_install() { # opt_install PACKAGE...: the package lists refreshed first where none was
+    # fetched within a day, else only when the install fails (they name versions a mirror dropped)
+    local fresh
+    fresh=$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)
+    [ -n "$fresh" ] || apt_update
+    apt_install "$@" && return
+    [ -n "$fresh" ] && apt_update && apt_install "$@"
+}
 if [ -z "${SUITE_OFFLINE:-}" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     opt=()
     command -v gnuplot >/dev/null 2>&1 || opt+=(gnuplot-nox)
     [ "$mode" = run ] && ! command -v dmidecode >/dev/null 2>&1 && opt+=(dmidecode)
     [ -e /usr/include/likwid-marker.h ] || opt+=(likwid)
     if [ ${#opt[@]} -gt 0 ]; then
-        { [ -n "$(ls /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || timeout 60 apt-get update -qq; } >/dev/null 2>&1
-        DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq "${opt[@]}" >/dev/null 2>&1 ||
+        opt_install "${opt[@]}" ||
             say "could not install ${opt[*]} (optional): continuing without"
     fi
 fi
@@ -71,9 +81,10 @@ if [ -n "${SUITE_SKIP_BUILD:-}" ]; then # the executables already in $build (the
     [ -x "$build/stream-cpu" ] || { say "SUITE_SKIP_BUILD: no executables in $build"; exit 2; }
 else
     say "building in $build"
-    # SUITE_CMAKE_ARGS: extra configure options, e.g. "-DLBMR_SANITIZE=ON -DLBMR_CUDA=OFF"
-    # shellcheck disable=SC2086
-    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release ${SUITE_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 ||
+    # SUITE_CMAKE_ARGS: extra configure options, e.g. "-DLBMR_SANITIZE=ON -DLBMR_CUDA=OFF", split
+    # on whitespace as the SUITE_<EXE>_ARGS are (below): no quotes honoured, no globbing
+    read -rd '' -a cmake_args <<<"${SUITE_CMAKE_ARGS:-}"
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" >"$build.configure.log" 2>&1 ||
         { cat "$build.configure.log" >&2; exit 1; }
     grep -m1 'lbm-roofline-suite:' "$build.configure.log" | sed 's/^-- /suite: /' >&2
     cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.build.log" 2>&1 ||
@@ -95,6 +106,41 @@ fi
 # the headline comes from DRAM-bound rows. SUITE_<EXE>_ARGS add options to one executable
 # (SUITE_LBM_CPU_ARGS="--size 64" for a quick look; cache-resident rows are flagged, not headlines).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+# Each SUITE_<EXE>_ARGS is split on whitespace (newlines too), and only there: no quotes
+# honoured, no globbing (read -a), so "--size 8:64:4 --kernel *" reaches the executable as four
+# words. (read -d '' ends at the end of the input with status 1: nothing wrong.)
+read -rd '' -a stream_cpu_args <<<"${SUITE_STREAM_CPU_ARGS:-}"
+read -rd '' -a lbm_cpu_args <<<"${SUITE_LBM_CPU_ARGS:-}"
+read -rd '' -a stream_gpu_args <<<"${SUITE_STREAM_GPU_ARGS:-}"
+read -rd '' -a lbm_gpu_args <<<"${SUITE_LBM_GPU_ARGS:-}"
+steps=()
+for ((r = 1; r <= rounds; r++)); do steps+=("stream-cpu#$r" "lbm-cpu#$r"); done
+if [ -x "$build/stream-gpu" ] && gpu_present; then
+    steps+=(stream-gpu lbm-gpu)
+else
+    say "no GPU (or no CUDA build): CPU rows only"
+fi
+steps+=(roofline summary)
+child='' current='' done_steps=()
+incomplete() { # incomplete REASON: names what is missing, for whoever finds the folder later
+    {
+        echo "$1"
+        echo "finished: ${done_steps[*]:-none}"
+        echo "missing: ${steps[*]:${#done_steps[@]}}"
+    } >"$out/INCOMPLETE"
+}
+# A closed terminal or a dropped ssh connection (SIGHUP) stops the job as Ctrl-C does: the step
+# would otherwise run on orphaned. SIGPIPE is ignored here so that a stderr gone with the terminal
+# makes say fail instead of ending the script before INCOMPLETE is written.
+on_signal() {
+    trap '' INT TERM HUP PIPE
+    say "interrupted ($1) during $current: stopping"
+    # the step's process group (set -m): the executable and anything it started
+    [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null && wait "$child"
+    incomplete "interrupted by SIG$1 during $current at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    say "interrupted: $out is incomplete (see its INCOMPLETE file)"
+    exit 130
+}
 out="${SUITE_RESULTS:-$here/results}/$(hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$(dirname "$out")" || { say "cannot create $(dirname "$out")"; exit 3; }
 # never over an earlier run: a second run within the same second gets a suffix
@@ -103,6 +149,11 @@ until mkdir "$out" 2>/dev/null; do
     [ -d "$out" ] || { say "cannot create $out"; exit 3; }
     i=$((i + 1)) out=$base-$i
 done
+# from here on a signal leaves the folder with its INCOMPLETE file, the DRAM peak reading included
+current=dram_peak
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
 say "results in $out"
 
 # CPU rows carry a theoretical bandwidth when the user gives one or the memory tables say it.
@@ -120,34 +171,8 @@ rm -f "$out/dram_peak.log"
 
 # Each step runs in the background, in a process group of its own (set -m): a signal, Ctrl-C at
 # the terminal too, reaches this script alone and at once, and is passed on to the step as one
-# SIGTERM, on which it drops its unfinished case and exits 130.
+# SIGTERM (to its process group), on which it drops its unfinished case and exits 130.
 set -m
-steps=()
-for ((r = 1; r <= rounds; r++)); do steps+=("stream-cpu#$r" "lbm-cpu#$r"); done
-if [ -x "$build/stream-gpu" ] && gpu_present; then
-    steps+=(stream-gpu lbm-gpu)
-else
-    say "no GPU (or no CUDA build): CPU rows only"
-fi
-steps+=(roofline summary)
-child='' current='' done_steps=()
-incomplete() { # incomplete REASON: names what is missing, for whoever finds the folder later
-    {
-        echo "$1"
-        echo "finished: ${done_steps[*]:-none}"
-        echo "missing: ${steps[*]:${#done_steps[@]}}"
-    } >"$out/INCOMPLETE"
-}
-on_signal() {
-    trap '' INT TERM
-    say "interrupted ($1) during $current: stopping"
-    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child"
-    incomplete "interrupted by SIG$1 during $current at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    say "interrupted: $out is incomplete (see its INCOMPLETE file)"
-    exit 130
-}
-trap 'on_signal INT' INT
-trap 'on_signal TERM' TERM
 step() { # step NAME COMMAND...: runs one step; stops the job on anything but success
     local rc
     current=$1
@@ -161,10 +186,10 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
     case $rc in
     0) done_steps+=("$current") ;;
     130) on_signal INT ;;
-    *)
+    *) # 4, not the step's own status: 1, 2 and 3 are the suite's own (build, input, folder)
         incomplete "$current failed with exit status $rc"
         say "$current failed (exit status $rc): $out is incomplete"
-        exit "$rc"
+        exit 4
         ;;
     esac
 }
@@ -178,21 +203,20 @@ gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows 
 # The first CPU step says why energy is not measured, if it is not; the later ones, on the same
 # device, do not repeat it (common/energy.h): one line per run, not one per round.
 unset LBMR_ENERGY_SAID
-# shellcheck disable=SC2086
 for s in "${steps[@]}"; do
     # round 1 creates the file (refusing one that exists); later rounds add their rows under it
     [ "${s#*#}" = 1 ] && to=(-o) || to=(--append -o)
     case ${s%#*} in
-    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" ${SUITE_STREAM_CPU_ARGS:-} "${to[@]}" "$out/stream.csv" ;;
-    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" ${SUITE_LBM_CPU_ARGS:-} "${to[@]}" "$out/lbm.csv" ;;
-    stream-gpu) step "$s" gpu_rows stream-gpu stream.csv ${SUITE_STREAM_GPU_ARGS:-} ;;
-    lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv --precision sp,dp ${SUITE_LBM_GPU_ARGS:-} ;;
+    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" "${stream_cpu_args[@]}" "${to[@]}" "$out/stream.csv" ;;
+    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" "${lbm_cpu_args[@]}" "${to[@]}" "$out/lbm.csv" ;;
+    stream-gpu) step "$s" gpu_rows stream-gpu stream.csv "${stream_gpu_args[@]}" ;;
+    lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv --precision sp,dp "${lbm_gpu_args[@]}" ;;
     roofline) step "$s" "$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ;;
     summary) step "$s" "$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ;;
     esac
     case $s in *-cpu#*) export LBMR_ENERGY_SAID=1 ;; esac
 done
-trap - INT TERM
+trap - INT TERM HUP
 # The person at the terminal gets a short table; the results stay the CSV files.
 "$build/roofline" --table "$out/stream.csv" "$out/lbm.csv" >&2 || say "roofline --table failed"
 say "done: $out: stream.csv, lbm.csv, roofline.csv, summary.csv, plots/"

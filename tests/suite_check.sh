@@ -2,9 +2,11 @@
 # suite_check.sh SUITE BUILD CSV_CHECK: the main job as a person meets it, on tiny domains:
 # a whole run (results, the table on the terminal, the CPU peak bandwidth in the rows, the CPU
 # steps in alternated rounds adding to one file each, energy's note said once, a moving cpu clock
-# flagged), then SIGINT and SIGTERM in the middle of a step, of the first round and of a later
-# one (exit 130 within seconds, "interrupted", an INCOMPLETE file naming the missing steps, only
-# complete rows left), and the DRAM peak reader on recorded memory tables.
+# flagged), a failing step (exit 4, the step and its own status named), then SIGINT, SIGTERM and
+# SIGHUP in the middle of a step, of the first round and of a later one, and during the DRAM peak
+# reading before the first step (exit 130 within seconds, "interrupted", an INCOMPLETE file naming
+# the missing steps, no step left running, only complete rows left), and the DRAM peak reader on
+# recorded memory tables.
 set -u
 suite=$1 build=$2 check=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,9 +62,27 @@ for bad in 0 two -1 03; do
         fail "SUITE_ROUNDS='$bad': exit $rc, $(cat "$tmp/e")"
 done
 
+# A step that fails (a stand-in lbm-cpu exiting 1, as on a failed verification): exit 4, not the
+# step's own 1, which would read as "the build failed"; its own status is named on stderr and in
+# INCOMPLETE.
+broken=$tmp/brokenbuild
+mkdir -p "$broken"
+for e in stream-cpu roofline; do ln -s "$build/$e" "$broken/$e"; done
+printf '#!/bin/sh\necho "lbm-cpu: stand-in: a case failed verification" >&2\nexit 1\n' >"$broken/lbm-cpu"
+chmod +x "$broken/lbm-cpu"
+env "${quick[@]}" BUILD_DIR="$broken" SUITE_ROUNDS=1 SUITE_RESULTS="$tmp/broken" bash "$suite" 2>"$tmp/broken.err"
+rc=$?
+cat "$tmp/broken.err"
+[ $rc -eq 4 ] || fail "a failing step: exit status $rc, expected 4"
+grep -q 'lbm-cpu#1 failed (exit status 1)' "$tmp/broken.err" || fail "a failing step: stderr does not name it and its status"
+dir=$(ls -d "$tmp"/broken/*/)
+grep -q '^lbm-cpu#1 failed with exit status 1$' "$dir/INCOMPLETE" && grep -q '^missing: lbm-cpu#1 roofline summary$' "$dir/INCOMPLETE" ||
+    { cat "$dir/INCOMPLETE"; fail "a failing step: INCOMPLETE does not name it, its status and what is missing"; }
+
 # 2. Interrupted in the middle of lbm-cpu: SIGINT to the script's process group, as Ctrl-C at
-# a terminal sends it, and SIGTERM to the script alone.
-for sig in INT TERM; do
+# a terminal sends it, SIGTERM to the script alone, and SIGHUP to the script alone, as a closed
+# terminal or a dropped ssh connection sends it (the step, in a process group of its own, gets none).
+for sig in INT TERM HUP; do
     env "${quick[@]}" SUITE_RESULTS="$tmp/$sig" \
         SUITE_LBM_CPU_ARGS="--size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3" \
         setsid env --default-signal=INT bash "$suite" 2>"$tmp/$sig.err" &
@@ -73,22 +93,44 @@ for sig in INT TERM; do
     done
     [ -n "${f:-}" ] || fail "SIG$sig: lbm-cpu never wrote a row"
     t0=$(date +%s%N)
-    if [ $sig = INT ]; then kill -INT -- "-$pid"; else kill -TERM "$pid"; fi
+    if [ $sig = INT ]; then kill -INT -- "-$pid"; else kill -"$sig" "$pid"; fi
     wait "$pid"
     rc=$?
     t=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
     cat "$tmp/$sig.err"
+    # the step writes into the results folder: its command line names it
+    left=$(pgrep -f "$tmp/$sig/") && { xargs kill <<<"$left"; fail "SIG$sig: lbm-cpu left running after the job stopped"; }
     [ $rc -eq 130 ] || fail "SIG$sig: exit status $rc, expected 130"
     grep -q 'interrupted' "$tmp/$sig.err" || fail "SIG$sig: no 'interrupted' on stderr"
     grep -q 'failed' "$tmp/$sig.err" && fail "SIG$sig: an interrupt reported as a failure"
     dir=$(dirname "$f")
     [ -s "$dir/INCOMPLETE" ] || fail "SIG$sig: no INCOMPLETE file"
-    grep -q 'during lbm-cpu' "$dir/INCOMPLETE" && grep -q 'missing: lbm-cpu.*roofline summary' "$dir/INCOMPLETE" ||
+    grep -q "by SIG$sig during lbm-cpu" "$dir/INCOMPLETE" && grep -q 'missing: lbm-cpu.*roofline summary' "$dir/INCOMPLETE" ||
         { cat "$dir/INCOMPLETE"; fail "SIG$sig: INCOMPLETE does not name what is missing"; }
     "$check" "$dir/lbm.csv" --bench lbm || fail "SIG$sig: the rows left are not all complete"
     echo "suite: SIG$sig stopped the job in $t s"
     awk -v t="$t" 'BEGIN { exit !(t < 5) }' || fail "SIG$sig: the job took $t s to stop"
 done
+
+# Interrupted while the DRAM peak is read, before the first step (a stand-in dmidecode that
+# takes a second): the results folder exists already, so it gets its INCOMPLETE file.
+mkdir -p "$tmp/dmibin"
+printf '#!/bin/sh\ntouch "%s"\nsleep 1\ncat "%s"\n' "$tmp/dmi.started" "$here/dmidecode/ddr5-8ch.txt" >"$tmp/dmibin/dmidecode"
+chmod +x "$tmp/dmibin/dmidecode"
+env -u SUITE_PEAK_BW_GBS "${quick[@]}" PATH="$tmp/dmibin:$PATH" SUITE_RESULTS="$tmp/dram" bash "$suite" 2>"$tmp/dram.err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$tmp/dmi.started" ] && break; sleep 0.1; done
+[ -e "$tmp/dmi.started" ] || { cat "$tmp/dram.err"; fail "the DRAM peak was never read"; }
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+cat "$tmp/dram.err"
+[ $rc -eq 130 ] || fail "SIGTERM during dram_peak: exit status $rc, expected 130"
+dir=$(ls -d "$tmp"/dram/*/)
+grep -q 'during dram_peak' "$dir/INCOMPLETE" && grep -q '^finished: none$' "$dir/INCOMPLETE" &&
+    grep -q '^missing: stream-cpu#1 lbm-cpu#1 .*roofline summary$' "$dir/INCOMPLETE" ||
+    { cat "$dir/INCOMPLETE"; fail "SIGTERM during dram_peak: INCOMPLETE does not name it and what is missing"; }
+[ -e "$dir/stream.csv" ] && fail "SIGTERM during dram_peak: a step ran after it"
 
 # Interrupted in the second round's lbm-cpu: a stand-in lbm-cpu runs the quick case in round 1
 # and a long sweep once it appends (round 2 on). The rows of round 1 and the finished ones of
