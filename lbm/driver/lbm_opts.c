@@ -202,7 +202,8 @@ static int parse_omega(void *p, const char *a, char *err, size_t errlen)
 {
     struct lbm_opts *o = p;
     o->given.omega = 1;
-    return 2 * cli_opt_double("--omega", a, 0, 2, &o->omega, err, errlen);
+    /* the rate of --viscosity's largest value, 1e6: no row's viscosity past what that accepts */
+    return 2 * cli_opt_double("--omega", a, 1.0 / (3.0 * 1e6 + 0.5), 2, &o->omega, err, errlen);
 }
 
 static int parse_viscosity(void *p, const char *a, char *err, size_t errlen)
@@ -267,8 +268,8 @@ static const struct options_entry entries[] = {
      "direction rows side by side (default: gpu rows, cpu soa); "
      "pull_aos keeps its array of structures",
      NULL, NULL, OPTIONS_PARSE, parse_layout},
-    {"omega", 0, "W", "shear relaxation rate, 0 < W < 2 (default 1.6)", NULL, NULL, OPTIONS_PARSE,
-     parse_omega},
+    {"omega", 0, "W", "shear relaxation rate, 3.3e-7 < W < 2 (default 1.6)", NULL, NULL,
+     OPTIONS_PARSE, parse_omega},
     {"viscosity", 0, "NU", "the same given as lattice viscosity (NU > 0); not with --omega", NULL,
      NULL, OPTIONS_PARSE, parse_viscosity},
     {"lid", 0, "U", "cavity lid velocity (default 0.05; needs --geometry cavity)", NULL, NULL,
@@ -333,6 +334,17 @@ static int settle(struct lbm_opts *o, char *err, size_t errlen)
         o->c.precs[1] = PREC_DP;
         o->c.nprecs = 2;
     }
+    /* sp and the 16-bit lattices relax in float: omega above 2 - 2^-24 becomes 2.0f there, a
+     * rate outside (0, 2) under the row's own omega and viscosity */
+    for (int i = 0; i < o->c.nprecs; i++)
+        if (o->c.precs[i] != PREC_DP && !((float)o->omega < 2.0f))
+            return 2 *
+                   cli_fail(err, errlen,
+                            "omega %.10g rounds to 2 in %s's single-precision arithmetic: "
+                            "accepted there are omega up to %.10g (a viscosity of %.2g or more)",
+                            o->omega, prec_name((enum prec)o->c.precs[i]),
+                            (double)nextafterf(2.0f, 0.0f),
+                            (1.0 / (double)nextafterf(2.0f, 0.0f) - 0.5) / 3.0);
     if (o->ncolls == 0) o->ncolls = 1; /* bgk */
     if (o->ngeoms == 0) o->ngeoms = 1; /* cavity */
     { /* one case per distinct domain: "--size 16 --dims 16x16x16" names one box twice */
