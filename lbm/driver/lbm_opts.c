@@ -90,6 +90,18 @@ static int parse_size(void *p, const char *a, char *err, size_t errlen)
     struct lbm_opts *o = p;
     struct cli_list sizes;
     o->given.global = 1;
+    /* a range of edges without its step: a:b would mean step 1 (481 domains for 32:512), where
+     * stream's byte sizes double; neither is what an edge range usually means, so ask */
+    for (const char *item = a; *item;) {
+        const size_t len = strcspn(item, ",");
+        const char *c1 = memchr(item, ':', len);
+        if (c1 && !memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item)))
+            return 2 * cli_fail(err, errlen,
+                                "--size '%.*s': a range of edges needs its step (e.g. 32:512:16) "
+                                "or factor (32:512:x2)",
+                                (int)(len < 64 ? len : 64), item);
+        item += len + (item[len] == ',');
+    }
     if (cli_opt_list("--size", a, 0, 1, MAX_EDGE, &sizes, err, errlen)) return 2;
     for (size_t i = 0; i < sizes.n; i++)
         if (add_dims(o, sizes.v[i], sizes.v[i], sizes.v[i], err, errlen)) return 2;
