@@ -684,10 +684,16 @@ static void default_kernels(const struct run_ctx *x, struct lbm_opts *o)
     int split = 0, n = 0;
     for (int k = 0; k < x->ndecomp; k++)
         split |= x->decomp[k][0] * x->decomp[k][1] * x->decomp[k][2] > 1;
-    for (int k = 0; k < o->nkernels; k++)
-        if (o->kernels[k] != LBM_PULL_AOS &&
-            (!split || !lbm_single_rank((enum lbm_kernel)o->kernels[k])))
+    for (int k = 0; k < o->nkernels; k++) {
+        const enum lbm_kernel kk = (enum lbm_kernel)o->kernels[k];
+        if (kk != LBM_PULL_AOS && (!split || !lbm_single_rank(kk)))
             o->kernels[n++] = o->kernels[k];
+        else if (kk != LBM_PULL_AOS && dist_rank() == 0) /* said, not left to be found missing */
+            fprintf(stderr,
+                    "%s: %s runs on one rank only: not among this run's default kernels, whose "
+                    "grids split the domain (--kernel %s with --procs 1x1x1 runs it)\n",
+                    prog, lbm_kernel_names[kk], lbm_kernel_names[kk]);
+    }
     o->nkernels = n;
 }
 
