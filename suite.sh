@@ -193,6 +193,21 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
         ;;
     esac
 }
+# unless OPTION ARGS...: true where ARGS do not give OPTION (the executables refuse an option
+# given twice, so the job's defaults, --precision sp,dp and --peak-bw, yield to the user's)
+unless() {
+    local want=$1 a
+    shift
+    for a in "$@"; do
+        case $a in "$want" | "$want"=*) return 1 ;; esac
+    done
+    return 0
+}
+# the job's defaults before the user's arguments, each where the user's do not give it
+unless --peak-bw "${stream_cpu_args[@]}" && stream_cpu_args=("${cpu_peak[@]}" "${stream_cpu_args[@]}")
+unless --peak-bw "${lbm_cpu_args[@]}" && lbm_cpu_args=("${cpu_peak[@]}" "${lbm_cpu_args[@]}")
+unless --precision "${lbm_cpu_args[@]}" && lbm_cpu_args=(--precision "sp,dp" "${lbm_cpu_args[@]}")
+unless --precision "${lbm_gpu_args[@]}" && lbm_gpu_args=(--precision "sp,dp" "${lbm_gpu_args[@]}")
 gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows of CSV
     local exe=$1 csv=$2
     shift 2
@@ -207,10 +222,10 @@ for s in "${steps[@]}"; do
     # round 1 creates the file (refusing one that exists); later rounds add their rows under it
     [ "${s#*#}" = 1 ] && to=(-o) || to=(--append -o)
     case ${s%#*} in
-    stream-cpu) step "$s" "$build/stream-cpu" "${cpu_peak[@]}" "${stream_cpu_args[@]}" "${to[@]}" "$out/stream.csv" ;;
-    lbm-cpu) step "$s" "$build/lbm-cpu" --precision sp,dp "${cpu_peak[@]}" "${lbm_cpu_args[@]}" "${to[@]}" "$out/lbm.csv" ;;
+    stream-cpu) step "$s" "$build/stream-cpu" "${stream_cpu_args[@]}" "${to[@]}" "$out/stream.csv" ;;
+    lbm-cpu) step "$s" "$build/lbm-cpu" "${lbm_cpu_args[@]}" "${to[@]}" "$out/lbm.csv" ;;
     stream-gpu) step "$s" gpu_rows stream-gpu stream.csv "${stream_gpu_args[@]}" ;;
-    lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv --precision sp,dp "${lbm_gpu_args[@]}" ;;
+    lbm-gpu) step "$s" gpu_rows lbm-gpu lbm.csv "${lbm_gpu_args[@]}" ;;
     roofline) step "$s" "$build/roofline" "$out/stream.csv" "$out/lbm.csv" --plot "$out/plots" -o "$out/roofline.csv" ;;
     summary) step "$s" "$build/roofline" --summary "$out/stream.csv" "$out/lbm.csv" -o "$out/summary.csv" ;;
     esac

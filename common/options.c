@@ -221,6 +221,24 @@ static const struct options_entry *entry_of(const struct options_program *p, int
     return NULL;
 }
 
+/* whether e's values add up when it is given again (p->repeats names it) */
+static int repeats(const struct options_program *p, const struct options_entry *e)
+{
+    const size_t n = strlen(e->name);
+    for (const char *r = p->repeats ? p->repeats : ""; (r = strstr(r, e->name)) != NULL; r += n)
+        if ((r == p->repeats || r[-1] == ' ') && (r[n] == ' ' || r[n] == '\0')) return 1;
+    return 0;
+}
+
+/* 1 if e is among seen[0..*n); else 0, and e added (256 places: more than both tables hold) */
+static int entry_seen(const struct options_entry *e, const struct options_entry **seen, size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (seen[i] == e) return 1;
+    if (*n < 256) seen[(*n)++] = e;
+    return 0;
+}
+
 /* getopt_long's tables for both option tables: struct option[] (freed by the caller) and the
  * short options, ":o:h" (the leading ':' reports a missing value as ':'). */
 static struct option *longopts_of(const struct options_program *p, char *shorts, size_t len)
@@ -250,6 +268,8 @@ int options_parse(int argc, char **argv, const struct options_program *p, void *
     char shorts[32];
     struct option *longopts = longopts_of(p, shorts, sizeof shorts);
     int code, idx, rc = 0;
+    const struct options_entry *seen[256];
+    size_t nseen = 0;
 
     if (!longopts) return 2 * cli_fail(err, errlen, "out of memory");
     c->peak_bw_GBs = NAN;
@@ -271,6 +291,11 @@ int options_parse(int argc, char **argv, const struct options_program *p, void *
         } else if (e->action == OPTIONS_VERSION) {
             printf("%s\n", sysinfo_version()); /* asked for: stdout, for pipes */
             rc = -1;
+        } else if (!repeats(p, e) && entry_seen(e, seen, &nseen)) {
+            rc = 2 * cli_fail(err, errlen,
+                              "--%s given twice: give it once (a list's values in one, "
+                              "comma-separated)",
+                              e->name);
         } else {
             rc = e->parse(own ? opts : (void *)c, optarg, err, errlen);
         }

@@ -52,6 +52,9 @@ struct options_program {
     const char *about; /* the lines after "usage: PROG [options]" */
     const struct options_entry *entries;
     size_t count;
+    /* the options that, given again, add to their list ("size dims", each name between spaces);
+     * every other option given twice is refused, as the second would replace the first */
+    const char *repeats;
 };
 
 /* Parses argv against the program's table and the shared one. Returns 0 to run, 2 on bad input

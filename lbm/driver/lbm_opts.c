@@ -317,7 +317,7 @@ static const struct options_entry entries[] = {
 static const struct options_program program = {
     "Measures D3Q19 lattice Boltzmann updates (MFLUP/s); writes CSV (schema 1) to stdout or -o "
     "FILE. Every case is verified: mass conserved, no NaN.",
-    entries, sizeof entries / sizeof entries[0]};
+    entries, sizeof entries / sizeof entries[0], "size dims local procs"};
 
 /* The rules between options, and the defaults of lists not given. */
 static int settle(struct lbm_opts *o, char *err, size_t errlen)

@@ -104,7 +104,7 @@ static const struct options_entry entries[] = {
 
 static const struct options_program program = {
     "Measures STREAM bandwidth; writes CSV (schema 1) to stdout or -o FILE.", entries,
-    sizeof entries / sizeof entries[0]};
+    sizeof entries / sizeof entries[0], NULL};
 
 int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_opts *o, char *err,
                       size_t errlen)
