@@ -121,6 +121,22 @@ else
     say "no GPU (or no CUDA build): CPU rows only"
 fi
 steps+=(roofline summary)
+# A typo in SUITE_<EXE>_ARGS is found now (--check: the cases made and checked, none run), not
+# after the steps before it have run for minutes. Exit 2: bad input.
+args_ok() { # args_ok EXE VARIABLE ARGS...
+    local exe=$1 var=$2 line
+    shift 2
+    line=$("$build/$exe" "$@" --check 2>&1 >/dev/null) && return 0
+    say "$var: $(printf '%s\n' "$line" | tail -n 1)"
+    exit 2
+}
+args_ok stream-cpu SUITE_STREAM_CPU_ARGS "${stream_cpu_args[@]}"
+args_ok lbm-cpu SUITE_LBM_CPU_ARGS "${lbm_cpu_args[@]}"
+case " ${steps[*]} " in *" lbm-gpu "*)
+    args_ok stream-gpu SUITE_STREAM_GPU_ARGS "${stream_gpu_args[@]}"
+    args_ok lbm-gpu SUITE_LBM_GPU_ARGS "${lbm_gpu_args[@]}"
+    ;;
+esac
 child='' current='' done_steps=()
 incomplete() { # incomplete REASON: names what is missing, for whoever finds the folder later
     {

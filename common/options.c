@@ -67,6 +67,15 @@ static int parse_overwrite(void *p, const char *a, char *err, size_t errlen)
                               errlen);
 }
 
+static int parse_check(void *p, const char *a, char *err, size_t errlen)
+{
+    (void)a;
+    (void)err;
+    (void)errlen;
+    ((struct options_common *)p)->check_only = 1;
+    return 0;
+}
+
 static int parse_append(void *p, const char *a, char *err, size_t errlen)
 {
     (void)a;
@@ -124,6 +133,10 @@ static const struct options_entry shared[] = {
      parse_overwrite},
     {"append", 0, NULL, "add rows to an existing output file (its header must be this program's)",
      NULL, NULL, OPTIONS_PARSE, parse_append},
+    {"check", 0, NULL,
+     "check the arguments and make every case (each checked against the memory) but run none: "
+     "exit 0, or 2 with the one line any run would give (the main job checks its arguments so)",
+     NULL, NULL, OPTIONS_PARSE, parse_check},
     {"help", 'h', NULL, "this text", NULL, NULL, OPTIONS_HELP, NULL},
     {"version", 0, NULL, "the suite version", NULL, NULL, OPTIONS_VERSION, NULL},
 };

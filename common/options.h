@@ -46,6 +46,7 @@ struct options_common {
     const char *out;           /* NULL: stdout */
     enum output_mode out_mode; /* --overwrite, --append */
     int quiet_wait_off;        /* --quiet-wait off: every timed repetition counts, none probed */
+    int check_only;            /* --check: the cases made and checked, none run */
 };
 
 struct options_program {

@@ -62,13 +62,20 @@ for bad in 0 two -1 03; do
         fail "SUITE_ROUNDS='$bad': exit $rc, $(cat "$tmp/e")"
 done
 
+# arguments an executable refuses: exit 2 before any step, the variable and the line named, no
+# results folder
+env "${quick[@]}" SUITE_LBM_CPU_ARGS="--size 48x" SUITE_RESULTS="$tmp/typo" bash "$suite" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q "SUITE_LBM_CPU_ARGS: lbm-cpu: error: --size: '48x'" "$tmp/e" && [ ! -e "$tmp/typo" ] ||
+    fail "SUITE_LBM_CPU_ARGS='--size 48x': exit $rc, folder $([ -e "$tmp/typo" ] && echo made || echo none), $(cat "$tmp/e")"
+
 # A step that fails (a stand-in lbm-cpu exiting 1, as on a failed verification): exit 4, not the
 # step's own 1, which would read as "the build failed"; its own status is named on stderr and in
 # INCOMPLETE.
 broken=$tmp/brokenbuild
 mkdir -p "$broken"
 for e in stream-cpu roofline; do ln -s "$build/$e" "$broken/$e"; done
-printf '#!/bin/sh\necho "lbm-cpu: stand-in: a case failed verification" >&2\nexit 1\n' >"$broken/lbm-cpu"
+printf '#!/bin/sh\ncase "$*" in *--check*) exit 0 ;; esac\necho "lbm-cpu: stand-in: a case failed verification" >&2\nexit 1\n' >"$broken/lbm-cpu"
 chmod +x "$broken/lbm-cpu"
 env "${quick[@]}" BUILD_DIR="$broken" SUITE_ROUNDS=1 SUITE_RESULTS="$tmp/broken" bash "$suite" 2>"$tmp/broken.err"
 rc=$?

@@ -815,6 +815,7 @@ int main(int argc, char **argv)
     r.energy_why_off = "the ranks of a cpu run share the packages that powercap reads";
     r.ntimes = o->c.reps;
     r.quiet.probe = o->c.quiet_wait_off ? NULL : x->dev.clock_probe;
+    r.check_only = o->c.check_only;
     rc = runner_run(&r);
 done:
     rc = dist_max_int(rc);

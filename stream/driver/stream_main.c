@@ -358,6 +358,7 @@ int main(int argc, char **argv)
     r.energy_why_off = "";
     r.ntimes = o->c.reps > o->c.warmup ? o->c.reps : o->c.warmup;
     r.quiet.probe = o->c.quiet_wait_off ? NULL : dev.dev.clock_probe;
+    r.check_only = o->c.check_only;
     rc = runner_run(&r);
     free(o);
     return rc;
