@@ -388,11 +388,17 @@ int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t
             if (isnan(v) && c->need == NEED_POSITIVE_OR_EMPTY)
                 continue; /* an empty optional field (the reader stores NaN for it) */
             if (isfinite(v) && v > 0 && v < ROOF_NUMBER_MAX) continue;
-            snprintf(err, len,
-                     "%s:%ld: column %s: value %g is not a positive number below %g (a %s row "
-                     "needs one there%s)",
-                     t->files[i], t->lines[i], c->column, v, ROOF_NUMBER_MAX, c->bench,
-                     c->need == NEED_POSITIVE_OR_EMPTY ? ", or the field empty" : "");
+            if (isnan(v)) /* the reader's NaN: an empty field (or the text nan), not a value */
+                snprintf(err, len,
+                         "%s:%ld: column %s is empty or not a number (a %s row needs a positive "
+                         "number below %g there)",
+                         t->files[i], t->lines[i], c->column, c->bench, ROOF_NUMBER_MAX);
+            else
+                snprintf(err, len,
+                         "%s:%ld: column %s: value %g is not a positive number below %g (a %s "
+                         "row needs one there%s)",
+                         t->files[i], t->lines[i], c->column, v, ROOF_NUMBER_MAX, c->bench,
+                         c->need == NEED_POSITIVE_OR_EMPTY ? ", or the field empty" : "");
             return 1;
         }
         if (strcmp(r->bench, "lbm") != 0 || isnan(r->energy_J)) continue;

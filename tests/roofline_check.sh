@@ -228,7 +228,9 @@ for v in -5 0 inf 1e+308; do
     check_bad "bw$v.csv:2: column bw_dram_GBs: value $v" "$tmp/bw$v.csv" "$fx/lbm.csv"
 done
 awk -F, -v OFS=, 'NR==3{$28="nan"} 1' "$fx/lbm.csv" >"$tmp/nan.csv"
-check_bad "nan.csv:3: column mflups: value nan" "$fx/stream.csv" "$tmp/nan.csv"
+check_bad "nan.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/nan.csv"
+awk -F, -v OFS=, 'NR==3{$28=""} 1' "$fx/lbm.csv" >"$tmp/empty.csv"
+check_bad "empty.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/empty.csv"
 # a UTF-8 byte order mark before the header (Excel writes one) is accepted
 { printf '\357\273\277'; cat "$fx/stream.csv"; } >"$tmp/bom.csv"
 "$rl" "$tmp/bom.csv" "$fx/lbm.csv" >"$tmp/bom.out" 2>/dev/null && cmp -s "$tmp/bom.out" "$tmp/r.csv" &&
