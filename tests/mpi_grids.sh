@@ -2,6 +2,7 @@
 # mpi_grids.sh MPIEXEC LBM: what a CPU run over two ranks does with its rank grids and its node.
 # - A 1-rank grid listed after another runs first, so the other row has its efficiency.
 # - A grid named twice runs once.
+# - Ranks started with different arguments: refused, one line, exit 2.
 # - Two ranks that would run more threads than their node's CPUs (mpiexec --bind-to none, a
 #   thread a CPU each): refused with one line and exit 2, no CSV; with LBMR_OVERSUBSCRIBE=1 run,
 #   the rows' binding saying node_threads=T/C.
@@ -26,6 +27,20 @@ run --procs 1x1x2,1x1x1,1x1x2 -o "$tmp/twice.csv" 2>"$tmp/err" || { cat "$tmp/er
 [ "$(col procs "$tmp/twice.csv" | tr '\n' ' ')" = "1x1x1 1x1x2 " ] ||
     fail "--procs 1x1x2,1x1x1,1x1x2 ran $(col procs "$tmp/twice.csv" | tr '\n' ' ')"
 
+# ranks started with different arguments (an MPMD launch): refused on every rank at once, not a
+# hang (a bad argument on one rank only) or a crash (two domains)
+for other in "--size 16x" "--size 24"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$mpiexec" "${mpi_flags[@]}" -np 1 "$bin" --size 16 --kernel pull --precision dp \
+        --steps 2 --reps 1 --quiet-wait off : -np 1 "$bin" $other --kernel pull --precision dp \
+        --steps 2 --reps 1 --quiet-wait off >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || { cat "$tmp/err" >&2; fail "ranks with --size 16 and $other: exit $rc, not 2"; }
+    grep -q "^${bin##*/}: error: the job's ranks were started with different arguments" "$tmp/err" ||
+        { cat "$tmp/err" >&2; fail "ranks with --size 16 and $other: not refused as different"; }
+    [ -s "$tmp/out" ] && fail "ranks with --size 16 and $other: a CSV on stdout"
+done
+
 # every rank all CPUs, a thread a CPU each: twice the node's CPUs
 cpus=$(nproc --all)
 bind=()
@@ -42,4 +57,4 @@ grep -q "would run $((2 * cpus)) threads on $cpus CPUs" "$tmp/err" || { cat "$tm
 LBMR_OVERSUBSCRIBE=1 crowd -o "$tmp/crowd.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "LBMR_OVERSUBSCRIBE=1 failed"; }
 col binding "$tmp/crowd.csv" | grep -q "node_threads=$((2 * cpus))/$cpus" ||
     fail "LBMR_OVERSUBSCRIBE=1: binding $(col binding "$tmp/crowd.csv" | head -1) lacks node_threads"
-echo "mpi_grids: 1-rank grid first, a grid named twice once, a crowded node refused and marked"
+echo "mpi_grids: 1-rank grid first, a grid named twice once, different arguments refused, a crowded node refused and marked"

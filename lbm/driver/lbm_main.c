@@ -728,6 +728,27 @@ static int crowded_node(struct run_ctx *x, const struct lbm_opts *o, char *err, 
     return 1;
 }
 
+/* Whether every rank of the job was started with the same arguments (collective). An MPMD launch
+ * (mpiexec -np 1 A : -np 1 B) can give ranks different ones; each would then parse, refuse or
+ * run on its own, and the collectives after it pair up wrongly: the job hung, or a rank wrote
+ * past a buffer sized by another's domain. FNV-1a over the arguments, compared as two 31-bit
+ * halves by their maximum and minimum over the ranks. */
+static int same_arguments(int argc, char **argv)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    int same = 1;
+    for (int i = 1; i < argc; i++)
+        for (const unsigned char *c = (const unsigned char *)argv[i];; c++) {
+            h = (h ^ *c) * 1099511628211ULL; /* the terminating NUL separates the arguments */
+            if (!*c) break;
+        }
+    for (int k = 0; k < 2; k++) {
+        const int v = (int)((h >> (31 * k)) & 0x7fffffff);
+        same &= dist_max_int(v) == -dist_max_int(-v);
+    }
+    return same;
+}
+
 /* 0 where no rank failed (mine on each); else 1, with err's line from rank 0, or else from the
  * ranks that failed (a rank alone can fail: its own GPU, CPUs or node). Collective. */
 static int any_rank_failed(int mine, const char *err)
@@ -774,6 +795,11 @@ int main(int argc, char **argv)
     }
     interrupt_install(prog);
     x->o = o;
+    if (!same_arguments(argc, argv)) {
+        rc = FAIL(2, "the job's ranks were started with different arguments (an MPMD launch?): "
+                     "give every rank the same");
+        goto done;
+    }
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
     if (rc == 0) {
         /* each rank opens its own GPU and CPUs, which can refuse on one rank alone: every rank
