@@ -51,7 +51,13 @@ static void usable_sets(cpu_set_t set[3])
 {
     for (int k = 0; k < 3; k++)
         CPU_ZERO(&set[k]);
-    if (sched_getaffinity(0, sizeof set[0], &set[0]) != 0) CPU_ZERO(&set[0]);
+    /* a mask that cannot be read (more CPUs than a cpu_set_t holds): every online CPU it can */
+    if (sched_getaffinity(0, sizeof set[0], &set[0]) != 0 || CPU_COUNT(&set[0]) == 0) {
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        CPU_ZERO(&set[0]);
+        for (long c = 0; c < online && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &set[0]);
+    }
     /* OMP_PROC_BIND=master (primary): every thread in the initial thread's place */
     const int master = omp_get_proc_bind() == omp_proc_bind_master;
     for (int p = master ? omp_get_place_num() : 0; p >= 0 && p < omp_get_num_places(); p++) {
@@ -64,26 +70,25 @@ static void usable_sets(cpu_set_t set[3])
         if (master) break;
     }
     const char *pin = getenv("LIKWID_PIN");
-    /* CPUs the list names that exist: likwid-pin itself refuses the others */
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
     for (const char *c = pin ? pin : ""; *c;) {
         char *end;
         const long id = strtol(c, &end, 10);
         if (end == c) break; /* not a list of CPU numbers: ignored from here */
-        if (id >= 0 && id < CPU_SETSIZE && id < online) CPU_SET((int)id, &set[2]);
+        if (id >= 0 && id < CPU_SETSIZE) CPU_SET((int)id, &set[2]);
         c = *end == ',' ? end + 1 : end;
     }
 }
 
-/* The most CPUs of the three sets (a mask read as empty: the online count), within
- * OMP_THREAD_LIMIT */
+/* The most CPUs of the three sets, likwid-pin's list counted up to the online CPUs (likwid-pin
+ * itself refuses CPUs that do not exist), within OMP_THREAD_LIMIT */
 static int usable_cpus(void)
 {
     cpu_set_t set[3];
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
     usable_sets(set);
-    int n = CPU_COUNT(&set[0]) > 0 ? CPU_COUNT(&set[0]) : sysinfo_cpus_allowed();
-    for (int k = 1; k < 3; k++)
-        if (CPU_COUNT(&set[k]) > n) n = CPU_COUNT(&set[k]);
+    int n = CPU_COUNT(&set[0]) > CPU_COUNT(&set[1]) ? CPU_COUNT(&set[0]) : CPU_COUNT(&set[1]);
+    const int listed = CPU_COUNT(&set[2]) < online ? CPU_COUNT(&set[2]) : (int)online;
+    if (listed > n) n = listed;
     return n < omp_get_thread_limit() ? n : omp_get_thread_limit();
 }
 

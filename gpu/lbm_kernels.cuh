@@ -665,10 +665,11 @@ __global__ void pull_pairs_kernel(const T *__restrict__ src, T *__restrict__ dst
         return;
     }
     const long ds = (long)l.dir_stride, pitch = (long)l.pitch, plane = pitch * (long)l.sy;
-    /* the box's first cell folded into the pointers, the same for every thread (uniform
-     * registers), so that a thread's index is the whole domain's form, from its block and lane
-     * alone: with the offsets in each thread's index the interior box ran 4.6% longer than the
-     * whole domain's launch on the same bytes (fp16s; data/PERFORMANCE-NOTES.md) */
+    /* the box's first cell folded into the pointers, the same for every thread, so that a
+     * thread's index is the whole domain's form, from its block and lane alone: with the offsets
+     * in each thread's index the interior box ran 4.6% longer than the whole domain's launch on
+     * the same bytes (fp16s), so written at its rate, though with no fewer instructions; which
+     * part of the schedule that changed is not known (data/PERFORMANCE-NOTES.md) */
     const long base = box ? org + ((long)z0 * (long)l.sy + (long)y0) * pitch + (long)x0 : 0L;
     const long c = ((long)blockIdx.z * (long)l.sy + (long)blockIdx.y) * pitch + lx; /* even */
     const T *const srcb = src + base;

@@ -12,7 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/mpi_launcher.sh"
 mpi_launcher "$mpiexec"
-unset LBMR_OVERSUBSCRIBE
+# the CPUs this process may use (nproc without the OpenMP variables mpi_launcher sets)
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 fail() { echo "mpi_grids: $*" >&2; exit 1; }
 col() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$2"; }
 run() { "$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" --local 12x10x8 --kernel pull --precision dp \
@@ -41,20 +42,30 @@ for other in "--size 16x" "--size 24"; do
     [ -s "$tmp/out" ] && fail "ranks with --size 16 and $other: a CSV on stdout"
 done
 
-# every rank all CPUs, a thread a CPU each: twice the node's CPUs
-cpus=$(nproc --all)
+# every rank all CPUs, a thread a CPU each: twice the CPUs. Each launcher's way of leaving its
+# ranks unbound (Open MPI binds to cores by default for two ranks, Intel MPI pins; MPICH does not)
 bind=()
-"$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE" && bind=(--bind-to none)
-crowd() { OMP_NUM_THREADS=$cpus "$mpiexec" "${mpi_flags[@]}" "${bind[@]}" -np 2 "$bin" --local 8 \
-    --kernel pull --precision dp --steps 2 --warmup 1 --reps 2 --quiet-wait off "$@"; }
-crowd >"$tmp/out" 2>"$tmp/err"
+if "$mpiexec" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE"; then
+    bind=(--bind-to none)
+elif "$mpiexec" --version 2>/dev/null | grep -q "HYDRA"; then
+    bind=(-bind-to none)
+fi
+crowd() { # crowd ALLOW ARGS...: ALLOW 1 sets LBMR_OVERSUBSCRIBE=1, else it is unset
+    local allow=()
+    [ "$1" = 1 ] && allow=(LBMR_OVERSUBSCRIBE=1)
+    shift
+    env -u LBMR_OVERSUBSCRIBE "${allow[@]}" I_MPI_PIN=0 OMP_NUM_THREADS="$cpus" "$mpiexec" \
+        "${mpi_flags[@]}" "${bind[@]}" -np 2 "$bin" --local 8 --kernel pull --precision dp --steps 2 \
+        --warmup 1 --reps 2 --quiet-wait off "$@"
+}
+crowd 0 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || { cat "$tmp/err" >&2; fail "crowded node: exit $rc, not 2"; }
 [ -s "$tmp/out" ] && fail "crowded node: a CSV on stdout"
 n=$(grep -c "^${bin##*/}: " "$tmp/err")
 [ "$n" -eq 1 ] || { cat "$tmp/err" >&2; fail "crowded node: $n lines from ${bin##*/}, not 1"; }
 grep -q "would run $((2 * cpus)) threads on $cpus CPUs" "$tmp/err" || { cat "$tmp/err" >&2; fail "crowded node: the line does not say the counts"; }
-LBMR_OVERSUBSCRIBE=1 crowd -o "$tmp/crowd.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "LBMR_OVERSUBSCRIBE=1 failed"; }
+crowd 1 -o "$tmp/crowd.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "LBMR_OVERSUBSCRIBE=1 failed"; }
 col binding "$tmp/crowd.csv" | grep -q "node_threads=$((2 * cpus))/$cpus" ||
     fail "LBMR_OVERSUBSCRIBE=1: binding $(col binding "$tmp/crowd.csv" | head -1) lacks node_threads"
 echo "mpi_grids: 1-rank grid first, a grid named twice once, different arguments refused, a crowded node refused and marked"

@@ -87,7 +87,9 @@ if [[ " $parts " == *" node "* ]]; then
     bin=$build/${STUDY_NODE_BIN:-lbm-gpu}
     precs=${STUDY_NODE_PRECISIONS:-sp,dp,fp16s,fp16c}
     n=$ngpu
-    [ "$bin" = "$build/lbm-gpu" ] || n=${STUDY_NODE_RANKS:-4}
+    # another binary (lbm-cpu: a rehearsal on a small host) runs a thread a rank and says that
+    # its ranks share the CPUs, which lbm-cpu otherwise refuses (docs/distributed.md)
+    [ "$bin" = "$build/lbm-gpu" ] || { n=${STUDY_NODE_RANKS:-4}; export OMP_NUM_THREADS=1 LBMR_OVERSUBSCRIBE=1; }
     [ "$n" -ge 2 ] || { log "node: needs 2 or more GPUs (found $n)"; exit 1; }
     weak=${STUDY_NODE_WEAK:-256} strong=${STUDY_NODE_STRONG:-$([ "$n" -eq 2 ] && echo 768 || echo 1024)}
     run=("$mpiexec" "${flags[@]}" -np "$n" "$bin")

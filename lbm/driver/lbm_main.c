@@ -33,6 +33,8 @@ struct run_ctx {
     double base_mflups;  /* the current case's 1-rank median, for the parallel efficiency */
     int first_on_device; /* this rank's meter counts in a run's energy (lbm_backend_select) */
     char crowded[48];    /* "node_threads=T/C" where this node's ranks run more threads than CPUs */
+    enum lbm_kernel left_out[LBM_KERNEL_COUNT]; /* default kernels a split run leaves out */
+    int nleft_out;
 };
 
 /* What the runner runs: one row, a case on one rank grid with one overlap and halo setting. */
@@ -99,8 +101,8 @@ static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct
     if (u->binding[0]) /* this case's own thread count and placement */
         csv_set(r->binding, u->binding);
     if (x->crowded[0]) { /* run anyway (LBMR_OVERSUBSCRIBE=1): the row says so */
-        char b[sizeof r->binding + sizeof x->crowded + 1];
-        snprintf(b, sizeof b, "%s %s", r->binding, x->crowded);
+        char b[sizeof r->binding + sizeof x->crowded + 1]; /* first: a long binding is cut */
+        snprintf(b, sizeof b, "%s %s", x->crowded, r->binding);
         csv_set(r->binding, b);
     }
     r->blocks = u->blocks;
@@ -679,7 +681,7 @@ static int supported(int k, char *why, size_t whylen)
 #define FAIL(code, ...) (dist_rank() == 0 ? cli_error(prog, code, __VA_ARGS__) : (code))
 
 /* Default kernels: not the pull_aos study; on split domains not the single-rank ones. */
-static void default_kernels(const struct run_ctx *x, struct lbm_opts *o)
+static void default_kernels(struct run_ctx *x, struct lbm_opts *o)
 {
     int split = 0, n = 0;
     for (int k = 0; k < x->ndecomp; k++)
@@ -688,13 +690,21 @@ static void default_kernels(const struct run_ctx *x, struct lbm_opts *o)
         const enum lbm_kernel kk = (enum lbm_kernel)o->kernels[k];
         if (kk != LBM_PULL_AOS && (!split || !lbm_single_rank(kk)))
             o->kernels[n++] = o->kernels[k];
-        else if (kk != LBM_PULL_AOS && dist_rank() == 0) /* said, not left to be found missing */
-            fprintf(stderr,
-                    "%s: %s runs on one rank only: not among this run's default kernels, whose "
-                    "grids split the domain (--kernel %s with --procs 1x1x1 runs it)\n",
-                    prog, lbm_kernel_names[kk], lbm_kernel_names[kk]);
+        else if (kk != LBM_PULL_AOS) /* said once the run is accepted (left_out_note) */
+            x->left_out[x->nleft_out++] = kk;
     }
     o->nkernels = n;
+}
+
+/* What default_kernels left out, said by rank 0 once nothing refused the run: not left to be
+ * found missing, and not a second line beside a refusal */
+static void left_out_note(const struct run_ctx *x)
+{
+    for (int k = 0; k < x->nleft_out && dist_rank() == 0; k++)
+        fprintf(stderr,
+                "%s: %s runs on one rank only: not among this run's default kernels, whose grids "
+                "split the domain (--kernel %s with --procs 1x1x1 runs it)\n",
+                prog, lbm_kernel_names[x->left_out[k]], lbm_kernel_names[x->left_out[k]]);
 }
 
 /* Whether this node's ranks run more OpenMP threads together (each its largest team) than the
@@ -720,7 +730,7 @@ static int crowded_node(struct run_ctx *x, const struct lbm_opts *o, char *err, 
         return 0;
     }
     snprintf(err, errlen,
-             "the %d ranks on this node would run %d threads on %d CPUs (up to %d each): give each "
+             "the %d ranks on this node would run %d threads on %d CPUs (this rank %d): give each "
              "rank CPUs of its own (mpiexec --bind-to core --map-by slot:PE=N for N threads a "
              "rank) or fewer threads (OMP_NUM_THREADS, --threads); LBMR_OVERSUBSCRIBE=1 runs "
              "them anyway, the rows' binding saying so",
@@ -800,20 +810,25 @@ int main(int argc, char **argv)
                      "give every rank the same");
         goto done;
     }
+    /* the same arguments, but parsing also reads the environment, which may differ by rank: a
+     * refusal on any rank stops every rank, before the next collective */
     rc = lbm_opts_parse(argc, argv, lbm_backend_name, o, err, sizeof err);
-    if (rc == 0) {
-        /* each rank opens its own GPU and CPUs, which can refuse on one rank alone: every rank
-         * stops */
-        if (any_rank_failed(open_backend(x, o, err, sizeof err), err) ||
-            any_rank_failed(crowded_node(x, o, err, sizeof err), err)) {
-            rc = 2;
-            goto done;
-        }
-    }
-    if (rc) {
-        rc = rc == -1 ? 0 : FAIL(2, "%s", err); /* -1: help or version printed */
+    if (any_rank_failed(rc > 0, err)) {
+        rc = 2;
         goto done;
     }
+    if (rc == -1) { /* help or version printed */
+        rc = 0;
+        goto done;
+    }
+    /* each rank opens its own GPU and CPUs, which can refuse on one rank alone: every rank
+     * stops */
+    if (any_rank_failed(open_backend(x, o, err, sizeof err), err) ||
+        any_rank_failed(crowded_node(x, o, err, sizeof err), err)) {
+        rc = 2;
+        goto done;
+    }
+    left_out_note(x);
     memset(&r, 0, sizeof r);
     r.note = r.needs_what = NULL;
     if (o->ndims == 0) {
