@@ -52,8 +52,9 @@ fi
 
 # Optional: gnuplot renders the plots (without it the .gp files are written); likwid adds
 # Marker API regions and topology facts. The suite builds and runs the same without either.
-# (SUITE_OFFLINE=1 skips them; on a machine without a network they give up within 3 minutes:
-# apt-get update 60 s at most, apt-get install 120 s.)
+# (SUITE_OFFLINE=1 skips them; on a machine without a network they give up within 5 minutes:
+# apt-get update 60 s at most, apt-get install 120 s, and one retry of the install after an
+# update.)
 apt_update() { timeout 60 apt-get update -qq >/dev/null 2>&1; }
 apt_install() { DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -qq "$@" >/dev/null 2>&1; }
 opt_install() { # opt_install PACKAGE...: the package lists refreshed first where none was
@@ -121,6 +122,20 @@ else
     say "no GPU (or no CUDA build): CPU rows only"
 fi
 steps+=(roofline summary)
+# unless OPTION ARGS...: true where ARGS do not give OPTION, whole or abbreviated as getopt_long
+# takes it (--prec for --precision): the executables refuse an option given twice, so the job's
+# defaults, --precision sp,dp and --peak-bw, yield to the user's
+unless() {
+    local want=$1 a name
+    shift
+    for a in "$@"; do
+        name=${a%%=*}
+        case $name in --?*) case $want in "$name"*) return 1 ;; esac ;; esac
+    done
+    return 0
+}
+unless --precision "${lbm_cpu_args[@]}" && lbm_cpu_args=(--precision "sp,dp" "${lbm_cpu_args[@]}")
+unless --precision "${lbm_gpu_args[@]}" && lbm_gpu_args=(--precision "sp,dp" "${lbm_gpu_args[@]}")
 # A typo in SUITE_<EXE>_ARGS is found now (--check: the cases made and checked, none run), not
 # after the steps before it have run for minutes. Exit 2: bad input.
 args_ok() { # args_ok EXE VARIABLE ARGS...
@@ -209,21 +224,9 @@ step() { # step NAME COMMAND...: runs one step; stops the job on anything but su
         ;;
     esac
 }
-# unless OPTION ARGS...: true where ARGS do not give OPTION (the executables refuse an option
-# given twice, so the job's defaults, --precision sp,dp and --peak-bw, yield to the user's)
-unless() {
-    local want=$1 a
-    shift
-    for a in "$@"; do
-        case $a in "$want" | "$want"=*) return 1 ;; esac
-    done
-    return 0
-}
-# the job's defaults before the user's arguments, each where the user's do not give it
+# the measured peak before the user's arguments, where they do not give one
 unless --peak-bw "${stream_cpu_args[@]}" && stream_cpu_args=("${cpu_peak[@]}" "${stream_cpu_args[@]}")
 unless --peak-bw "${lbm_cpu_args[@]}" && lbm_cpu_args=("${cpu_peak[@]}" "${lbm_cpu_args[@]}")
-unless --precision "${lbm_cpu_args[@]}" && lbm_cpu_args=(--precision "sp,dp" "${lbm_cpu_args[@]}")
-unless --precision "${lbm_gpu_args[@]}" && lbm_gpu_args=(--precision "sp,dp" "${lbm_gpu_args[@]}")
 gpu_rows() { # gpu_rows EXE CSV ARGS...: the GPU rows, added under the CPU rows of CSV
     local exe=$1 csv=$2
     shift 2
