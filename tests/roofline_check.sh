@@ -48,6 +48,13 @@ for p in 'cpu,pull_nt,bgk,cavity,sp' 'cpu,aa,bgk,cavity,dp'; do
     v=$(col "$tmp/ip.csv" flags "$p"),$(col "$tmp/ip.csv" in_place_kernel "$p")
     [ "$v" = "above_ceiling," ] && ok "$p: no in-place ceiling, copy's flag" || bad "$p: '$v'"
 done
+# cache_resident counts the lattices a kernel has: with a 700 MB cache aa sp 256^3's one lattice
+# (1.27 GB) fits in twice it, pull_nt's two (2.55 GB) do not
+awk -F, -v OFS=, 'NR > 1 { $31 = 700000000 } 1' "$fx/lbm-inplace.csv" >"$tmp/ipc.csv"
+"$rl" "$fx/stream-inplace.csv" "$tmp/ipc.csv" >"$tmp/ipc-r.csv" 2>/dev/null || bad "cache report exit $?"
+v=$(col "$tmp/ipc-r.csv" flags 'cpu,aa,bgk,cavity,sp'),$(col "$tmp/ipc-r.csv" flags 'cpu,pull_nt,bgk,cavity,sp')
+[ "$v" = "cache_resident,above_ceiling" ] && ok "aa's one lattice in twice the cache: cache_resident, pull_nt's two not" ||
+    bad "cache_resident by lattices: aa,pull_nt flags '$v'"
 "$rl" --table "$fx/stream-inplace.csv" "$fx/lbm-inplace.csv" >"$tmp/ipt.txt" 2>/dev/null || bad "in-place table exit $?"
 grep -q "aa  *sp .* 105.0 .*copy_nt.*  95.5% of update$" "$tmp/ipt.txt" && ok "--table: aa's percent of update" || bad "--table lacks aa's percent of update: $(grep 'aa  *sp' "$tmp/ipt.txt")"
 head -1 "$tmp/ip.csv" | grep -q ',layout,in_place_kernel,in_place_ceiling_mflups,pct_of_in_place,threads$' &&
