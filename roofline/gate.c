@@ -1,11 +1,12 @@
 /* gate.c: the regression gate. LBM cases keyed by (device, backend, bench, kernel, collision,
- * precision, geometry, dims, pad, align, layout) are compared by percent of ceiling, not absolute
- * rates, so a slower machine day raises no alarm. Each layout of a case (`--layout soa,rows`) is
- * gated against the same layout: a run keeps its layouts apart, so neither hides the other. A file
- * written before the layout column measured one layout, unlabelled (empty): a labelled case
- * absent from such a baseline takes its unlabelled case of the same key (match_of). A drop is
- * `regressed` when the current median lies below the baseline's slowest repetition by more than
- * the tolerance (beyond both the tolerance and the baseline's own noise); a larger drop of the
+ * precision, geometry, dims, pad, align) and their variant (layout, threads, rank grid, overlap,
+ * halo path: each run apart, so no faster one hides a slower) are compared by percent of ceiling,
+ * not absolute rates, so a slower machine day raises no alarm. Each layout of a case (`--layout
+ * soa,rows`) is gated against the same layout: a run keeps its layouts apart, so neither hides the
+ * other. A file written before the layout column measured one layout, unlabelled (empty): a
+ * labelled case absent from such a baseline takes its unlabelled case of the same key (match_of). A
+ * drop is `regressed` when the current median lies below the baseline's slowest repetition by more
+ * than the tolerance (beyond both the tolerance and the baseline's own noise); a larger drop of the
  * medians that stays within that spread is `inconclusive`. A current row that failed
  * verification is `failed`. With --gate-energy the cases' MFLUP/s per W get the same rule in
  * their own column (energy_status): percent of the baseline's figure, the noise being the two
@@ -26,6 +27,10 @@ struct gate_case {
     const char *device, *backend, *bench, *kernel, *collision, *precision;
     const char *geometry; /* "" in a roofline.csv written without the column */
     const char *layout;   /* "" in files written before the layout column */
+    /* the rest of the variant: threads (cpu OpenMP threads, gpu a block's; -1 unknown), the rank
+     * grid, overlap and halo path ("" unknown: a roofline.csv, which has none of them) */
+    int64_t threads;
+    const char *procs, *overlap, *halo;
     int64_t nx, ny, nz, pad, align;
     double med, min; /* percent of ceiling: best median of the key's rows, its slowest rep */
     double spread;   /* (t_max - t_min) / t_med of that row, percent; NaN when unknown */
@@ -52,11 +57,26 @@ static int cmp_key(const struct gate_case *a, const struct gate_case *b)
     return (a->align > b->align) - (a->align < b->align);
 }
 
-/* the key, then the layout: the unlabelled case of a key sorts before its labelled ones */
+/* the key, then the variant: a case with a field unknown sorts before those that know it */
 static int cmp_case(const struct gate_case *a, const struct gate_case *b)
 {
     int c = cmp_key(a, b);
-    return c ? c : strcmp(a->layout, b->layout);
+    if (c || (c = strcmp(a->layout, b->layout))) return c;
+    if (a->threads != b->threads) return (a->threads > b->threads) - (a->threads < b->threads);
+    if ((c = strcmp(a->procs, b->procs)) || (c = strcmp(a->overlap, b->overlap))) return c;
+    return strcmp(a->halo, b->halo);
+}
+
+/* whether two cases of one key may be the same run: each variant field equal, or unknown on
+ * either side (a file written before its column) */
+static int variant_fits(const struct gate_case *a, const struct gate_case *b)
+{
+    const char *as[] = {a->layout, a->procs, a->overlap, a->halo};
+    const char *bs[] = {b->layout, b->procs, b->overlap, b->halo};
+    if (a->threads >= 0 && b->threads >= 0 && a->threads != b->threads) return 0;
+    for (int i = 0; i < 4; i++)
+        if (*as[i] && *bs[i] && strcmp(as[i], bs[i]) != 0) return 0;
+    return 1;
 }
 
 static int cmp_case_v(const void *a, const void *b)
@@ -85,6 +105,10 @@ static void case_key(struct gate_case *k, const struct csv_row *r)
     k->precision = r->precision;
     k->geometry = r->geometry;
     k->layout = r->layout;
+    k->threads = r->threads >= 0 ? r->threads : -1;
+    k->procs = r->procs;
+    k->overlap = r->overlap;
+    k->halo = r->halo;
     k->nx = r->nx;
     k->ny = r->ny;
     k->nz = r->nz;
@@ -169,6 +193,7 @@ enum {
     B_EPW,
     B_EDEV,
     B_FLAGS,
+    B_THREADS,
     B_NCOLS
 };
 static const char *const bcols[B_NCOLS] = {"device",
@@ -187,13 +212,14 @@ static const char *const bcols[B_NCOLS] = {"device",
                                            "pct_of_ceiling_min",
                                            "mflups_per_W",
                                            "energy_polled_dev_pct",
-                                           "flags"};
+                                           "flags",
+                                           "threads"};
 
 /* the columns an older roofline.csv may lack */
 static int optional_column(int c)
 {
     return c == B_GEOMETRY || c == B_LAYOUT || c == B_MIN || c == B_FLAGS || c == B_EPW ||
-           c == B_EDEV;
+           c == B_EDEV || c == B_THREADS;
 }
 
 /* what a number read from a roofline.csv must be */
@@ -279,6 +305,14 @@ static int report_case(const char *path, long lineno, char *const *fields, const
     g->spread = NAN;
     g->epw = v[B_EPW] > 0 ? v[B_EPW] : NAN;
     g->epw_dev = g->epw > 0 ? fabs(v[B_EDEV]) : NAN;
+    g->threads = -1; /* a report's threads where it has the column; no rank grid, overlap, halo */
+    if (map[B_THREADS] >= 0 && *fields[map[B_THREADS]]) {
+        double t;
+        if (report_value(path, lineno, bcols[B_THREADS], fields[map[B_THREADS]], V_WHOLE, &t))
+            return 2;
+        g->threads = (int64_t)t;
+    }
+    g->procs = g->overlap = g->halo = "";
     g->first = (size_t)lineno;
     return 0;
 oom:
@@ -511,26 +545,32 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
     roof_num(out, ge->noise, 0);
     roof_str(out, ge->status, 0);
     roof_str(out, k->geometry, 0); /* key fields, last: the columns before keep their places */
-    roof_str(out, k->layout, 1);
+    roof_str(out, k->layout, 0);
+    roof_num(out, k->threads >= 0 ? (double)k->threads : NAN, 0);
+    roof_str(out, k->procs, 0);
+    roof_str(out, k->overlap, 0);
+    roof_str(out, k->halo, 1);
 }
 
-/* The baseline case of current case c: the same key and layout. A run written before the
- * layout column measured one layout, unlabelled: a labelled current case without its layout in
- * the baseline takes the baseline's unlabelled case of the key, and an unlabelled current case
- * the baseline's only case of the key (several: which one it measured is unknown). NULL: none. */
+/* The baseline case of current case c: the same key and variant; else, where a file lacks a
+ * variant column (a run written before the layout column measured one layout, unlabelled; a
+ * roofline.csv has no rank grid), the baseline's only case of the key that fits c's variant
+ * (several: which one it measured is unknown). NULL: none. */
 static struct gate_case *match_of(const struct gate_case *c, struct gate_case *bc, size_t nbc)
 {
-    struct gate_case probe = *c, *b = bsearch(c, bc, nbc, sizeof *bc, cmp_case_v);
+    struct gate_case *b = bsearch(c, bc, nbc, sizeof *bc, cmp_case_v), *fit = NULL;
     if (b || nbc == 0) return b;
-    if (*c->layout) {
-        probe.layout = "";
-        return bsearch(&probe, bc, nbc, sizeof *bc, cmp_case_v);
-    }
-    /* bc is sorted by key then layout, so by key too: any case of the key, then its neighbours */
+    /* bc is sorted by key then variant, so by key too: any case of the key, then the run */
     b = bsearch(c, bc, nbc, sizeof *bc, cmp_key_v);
-    if (b && ((b > bc && cmp_key(b - 1, b) == 0) || (b + 1 < bc + nbc && cmp_key(b, b + 1) == 0)))
-        return NULL;
-    return b;
+    if (!b) return NULL;
+    while (b > bc && cmp_key(b - 1, c) == 0)
+        b--;
+    for (; b < bc + nbc && cmp_key(b, c) == 0; b++) {
+        if (!variant_fits(b, c)) continue;
+        if (fit) return NULL;
+        fit = b;
+    }
+    return fit;
 }
 
 static double larger(double a, double b)
@@ -636,7 +676,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
           "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
           "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min,baseline_mflups_per_W,"
           "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status,geometry,"
-          "layout\n",
+          "layout,threads,procs,overlap,halo\n",
           out);
     {
         /* cases are sorted by key; print them by first appearance, each with its match */

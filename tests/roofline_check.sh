@@ -417,15 +417,17 @@ fi
 # the energy gate: off by default (exit and statuses as before), --gate-energy PCT turns it on
 eb="$fx/energy-gate-base.csv" ec="$fx/energy-gate-cur.csv"
 "$rl" --baseline "$eb" "$ec" >"$tmp/eg0.csv" 2>/dev/null; rc=$?
-# (the gate's last columns are the geometry and the layout, empty in these files written before it)
-[ $rc -eq 0 ] && [ -z "$(awk -F, 'NR>1 && $(NF - 2) != ""' "$tmp/eg0.csv")" ] && head -1 "$tmp/eg0.csv" | grep -q ',energy_status,geometry,layout$' &&
+# (the gate's last columns are the geometry, the layout, the threads, the rank grid, the overlap
+# and the halo path)
+[ $rc -eq 0 ] && [ -z "$(awk -F, 'NR>1 && $(NF - 6) != ""' "$tmp/eg0.csv")" ] && head -1 "$tmp/eg0.csv" | grep -q ',energy_status,geometry,layout,threads,procs,overlap,halo$' &&
     ok "energy gate off: exit 0, energy_status empty" || bad "energy gate off: rc $rc, $(cat "$tmp/eg0.csv")"
 "$rl" --baseline "$eb" --gate-energy 5 "$ec" >"$tmp/eg.csv" 2>"$tmp/e"; rc=$?
 [ $rc -eq 1 ] && grep -q "1 regressed beyond 5%" "$tmp/e" && ok "energy regression alone: exit 1" || bad "--gate-energy 5: rc $rc, $(cat "$tmp/e")"
 # pull sp 4 -> 3.2 MFLUP/s per W: -20%, beyond 5% + the meters' 2% + 1%
 # pull dp 2 -> 1.85: -7.4%, beyond 5% but within 5% + 2% + 4%
-for want in "pull,bgk,sp,100,.*,ok,.*,-20,3,regressed,cavity,$" "pull,bgk,dp,100,.*,-7.4[0-9]*,6,inconclusive,cavity,$" \
-    "aa,bgk,sp,100,.*,improved,cavity,$" "aa,bgk,dp,100,.*,-1.2[0-9]*,,ok,cavity,$" "pull,bgk,sp,50,.*,ok,.*,12.5,,,,,cavity,$"; do
+V='[^,]*,[^,]*,[^,]*,[^,]*,[^,]*$' # after the geometry: layout, threads, procs, overlap, halo
+for want in "pull,bgk,sp,100,.*,ok,.*,-20,3,regressed,cavity,$V" "pull,bgk,dp,100,.*,-7.4[0-9]*,6,inconclusive,cavity,$V" \
+    "aa,bgk,sp,100,.*,improved,cavity,$V" "aa,bgk,dp,100,.*,-1.2[0-9]*,,ok,cavity,$V" "pull,bgk,sp,50,.*,ok,.*,12.5,,,,,cavity,$V"; do
     grep -q "$want" "$tmp/eg.csv" && ok "energy gate: $want" || bad "energy gate lacks $want: $(cat "$tmp/eg.csv")"
 done
 cmp -s <(cut -d, -f1-18 "$tmp/eg0.csv") <(cut -d, -f1-18 "$tmp/eg.csv") && ok "the time verdicts do not depend on --gate-energy" || bad "time verdicts changed"
