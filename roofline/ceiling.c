@@ -57,7 +57,7 @@ int roof_cache_resident(const struct csv_row *r)
     double ny = r->local_ny > 0 ? (double)r->local_ny : (double)r->ny;
     double nz = r->local_nz > 0 ? (double)r->local_nz : (double)r->nz;
     const double lattices = roof_is_lbm_in_place(r->kernel) ? 1.0 : 2.0; /* aa: one */
-    double bytes = lattices * 19.0 * pitch * ny * nz * s; /* per rank */
+    double bytes = lattices * 19.0 * pitch * ny * nz * s;                /* per rank */
     return r->llc_bytes > 0 && bytes <= 2.0 * (double)r->llc_bytes;
 }
 
