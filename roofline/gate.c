@@ -584,6 +584,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
     struct gate_case *cc = NULL, *bc = NULL, **match = NULL;
     size_t ncc = 0, nbc = 0, cur_lbm = 0, cur_ceil = 0, base_lbm = 0;
     int regressed = 0, failed = 0, compared = 0, rc = 2, energy_compared = 0, energy_regressed = 0;
+    size_t fresh = 0, gone = 0; /* cases only in the current run, only in the baseline */
     char *used = NULL;
     for (size_t i = 0; i < cur->n; i++)
         cur_lbm += strcmp(cur->rows[i].bench, "lbm") == 0;
@@ -714,6 +715,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
             continue; /* no ceiling in the current files: the report says why */
         } else if (!b) {
             status = "new";
+            fresh++;
         } else {
             double drop = b->med - c->med;
             spread = larger(c->spread, b->spread);
@@ -743,6 +745,7 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
                 miss[nm++].text = NULL;
             }
         qsort(miss, nm, sizeof *miss, by_first);
+        gone = nm;
         for (size_t k = 0; k < nm; k++) {
             struct gate_energy ge;
             energy_verdict(&miss[k], NULL, NAN, &ge);
@@ -750,10 +753,13 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         }
         free(miss);
     }
+    /* cases on one side only are said too: a kernel that stopped running (or lost its ceiling)
+     * leaves its cases missing, which no status can call regressed */
     fprintf(stderr,
             "roofline: gate: %d case(s) compared, %d regressed beyond %.3g points and the "
-            "baseline's slowest repetition, %d failed verification\n",
-            compared, regressed, tol, failed);
+            "baseline's slowest repetition, %d failed verification; %zu missing (in the baseline "
+            "only), %zu new\n",
+            compared, regressed, tol, failed, gone, fresh);
     if (!isnan(energy_tol))
         fprintf(stderr,
                 "roofline: gate: --gate-energy: %d case(s) compared by MFLUP/s per W, %d "

@@ -382,9 +382,10 @@ int roof_summary(FILE *out, const struct csv_table *t)
         if (dp) flags_of(c, dp, fdp, sizeof fdp);
         others_of(t, ix, n, others, sizeof others);
         peak = copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN);
-        prov = copy;
-        if (sp && (!prov || strcmp(sp->timestamp, prov->timestamp) > 0)) prov = sp;
+        /* the newest headline row's (the copy's only where there is no headline) */
+        prov = sp;
         if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0)) prov = dp;
+        if (!prov) prov = copy;
         roof_str(out, mr->host, 0);
         roof_str(out, mr->device, 0);
         roof_str(out, mr->backend, 0);

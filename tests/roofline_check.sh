@@ -98,6 +98,11 @@ near "$v" 25.33 && [ "$f" = ceiling_in_cache ] && ok "only an in-cache copy: 25.
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"
 v=$(col "$tmp/s.csv" mflups_sp 'nodeA'); near "$v" 200 && ok "summary best sp at the largest common size: $v" || bad "summary mflups_sp $v"
 v=$(col "$tmp/s.csv" copy_prog_GBs 'nodeA'); near "$v" 40 && ok "summary copy GB/s $v" || bad "summary copy $v"
+# version and timestamp are the headline row's, not a copy row's written later
+awk -F, -v OFS=, 'NR > 1 { $33 = "copy-build"; $34 = "2026-11-23T00:00:00Z" } 1' "$fx/stream.csv" >"$tmp/s-later.csv"
+"$rl" --summary "$tmp/s-later.csv" "$fx/lbm.csv" >"$tmp/sv.csv" 2>/dev/null || bad "summary (later copy) exit $?"
+v=$(col "$tmp/sv.csv" version 'nodeA'),$(col "$tmp/sv.csv" timestamp 'nodeA')
+[ "$v" = "t,2026-11-22T00:00:00Z" ] && ok "summary version/timestamp of the headline row: $v" || bad "summary provenance '$v'"
 
 # 3. the gate
 cat "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm.csv" >"$tmp/base.csv"

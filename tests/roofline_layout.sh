@@ -38,6 +38,8 @@ grep -v ',soa$' "$cur" >"$tmp/cur-rows.csv"
 "$rl" --baseline "$base" --tolerance 3 "$tmp/cur-rows.csv" >"$tmp/gm.csv" 2>/dev/null; rc=$?
 v=$(verdicts "$tmp/gm.csv")
 [ $rc -eq 0 ] && [ "$v" = "rows:ok soa:missing " ] && ok "a layout not run again: missing ($v)" || bad "missing layout: rc $rc, '$v'"
+"$rl" --baseline "$base" --tolerance 3 "$tmp/cur-rows.csv" 2>&1 >/dev/null | grep -q "; 1 missing (in the baseline only), 0 new" &&
+    ok "the gate's line counts the missing case" || bad "gate line: $("$rl" --baseline "$base" "$tmp/cur-rows.csv" 2>&1 >/dev/null)"
 
 # 2. a baseline written before the column (one layout, unlabelled): both layouts match it
 "$rl" --baseline "$legacy" --tolerance 3 "$cur" >"$tmp/gl.csv" 2>"$tmp/gl.err"; rc=$?
