@@ -347,6 +347,22 @@ static void rounds_of(FILE *out, const struct csv_table *t, const struct cases *
     roof_num(out, st ? st->med : NAN, last);
 }
 
+/* One line on stderr where lbm rows failed verification: the summary takes verified rows only,
+ * and a failed row would otherwise leave it without a word (the table names them per line) */
+static void failed_note(const struct csv_table *t)
+{
+    size_t failed = 0, first = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].bench, "lbm") == 0 && strcmp(t->rows[i].verified, "pass") != 0 &&
+            failed++ == 0)
+            first = i;
+    if (failed)
+        fprintf(stderr,
+                "roofline: %zu lbm row(s) failed verification and are left out of the summary "
+                "(first: %s:%ld)\n",
+                failed, t->files[first], t->lines[first]);
+}
+
 int roof_summary(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;
@@ -354,6 +370,7 @@ int roof_summary(FILE *out, const struct csv_table *t)
     struct roof_ceilings *c = NULL;
     struct cases cs;
     if (machines_and_ceilings(t, &idx, &m, &nm, &c, &cs)) return 2;
+    failed_note(t);
     fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
           "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
           "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
@@ -528,9 +545,10 @@ int roof_table(FILE *out, const struct csv_table *t)
             fprintf(out, "  lbm: no rows for this device\n");
         for (size_t k = 0; k < n;) {
             const struct csv_row *r = &t->rows[ix[k]], *best = NULL, *best_clean = NULL;
-            size_t j = k;
+            size_t j = k, failed = 0; /* rows of the line that failed verification: said */
             for (; j < n && cmp_kernel(&t->rows[ix[j]], r) == 0; j++) {
                 const struct csv_row *s = &t->rows[ix[j]];
+                failed += strcmp(s->bench, "lbm") == 0 && strcmp(s->verified, "pass") != 0;
                 if (!is_lbm_pass(s)) continue;
                 if (!best || s->mflups > best->mflups) best = s;
                 if (case_of(&cs, t, s)->clean && (!best_clean || s->mflups > best_clean->mflups))
@@ -540,7 +558,7 @@ int roof_table(FILE *out, const struct csv_table *t)
                 if (best_clean) best = best_clean;
                 if (best) {
                     struct roof_eval e;
-                    char f[64], w[32], pct[32], name[64], ip[64] = "";
+                    char f[64], w[32], pct[32], name[64], ip[64] = "", fl[64] = "";
                     const struct case_stat *st = case_of(&cs, t, best);
                     roof_evaluate(c, best, &e);
                     flags_of(c, best, f, sizeof f);
@@ -550,9 +568,12 @@ int roof_table(FILE *out, const struct csv_table *t)
                     known(w, sizeof w, "%.2f", best->mflups_per_W);
                     known(pct, sizeof pct, "%.1f", e.pct);
                     lbm_name(t, ix + k, j - k, best, name, sizeof name);
-                    fprintf(out, "  %-12s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s%s\n", name,
+                    if (failed)
+                        snprintf(fl, sizeof fl, "%s%zu row(s) failed verification",
+                                 *f || *ip ? "; " : "", failed);
+                    fprintf(out, "  %-12s %-5s %12.1f %12s %10s %10s %7zu %9.1f  %s%s%s\n", name,
                             r->precision, best->mflups, pct, e.copy ? e.copy->kernel : "-", w,
-                            st->rows, st->min, f, ip);
+                            st->rows, st->min, f, ip, fl);
                 } else {
                     fprintf(out, "  %-12s %-5s %12s %12s %10s %10s %7s %9s  failed verification\n",
                             r->kernel, r->precision, "-", "-", "-", "-", "-", "-");

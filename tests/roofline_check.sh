@@ -98,6 +98,14 @@ near "$v" 25.33 && [ "$f" = ceiling_in_cache ] && ok "only an in-cache copy: 25.
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"
 v=$(col "$tmp/s.csv" mflups_sp 'nodeA'); near "$v" 200 && ok "summary best sp at the largest common size: $v" || bad "summary mflups_sp $v"
 v=$(col "$tmp/s.csv" copy_prog_GBs 'nodeA'); near "$v" 40 && ok "summary copy GB/s $v" || bad "summary copy $v"
+# an lbm row that failed verification beside verified ones: the table's line counts it, the
+# summary says so on stderr (neither takes it)
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i; print; next }
+    { print } NR == 2 { $v = "fail"; print }' "$fx/lbm.csv" >"$tmp/lbm-f.csv"
+"$rl" --table "$fx/stream.csv" "$tmp/lbm-f.csv" 2>/dev/null | grep -q "1 row(s) failed verification" &&
+    ok "--table counts a failed row beside verified ones" || bad "--table hides a failed row"
+"$rl" --summary "$fx/stream.csv" "$tmp/lbm-f.csv" 2>&1 >/dev/null | grep -q "1 lbm row(s) failed verification and are left out" &&
+    ok "--summary says a failed row is left out" || bad "--summary silent on a failed row"
 # version and timestamp are the headline row's, not a copy row's written later
 awk -F, -v OFS=, 'NR > 1 { $33 = "copy-build"; $34 = "2026-11-23T00:00:00Z" } 1' "$fx/stream.csv" >"$tmp/s-later.csv"
 "$rl" --summary "$tmp/s-later.csv" "$fx/lbm.csv" >"$tmp/sv.csv" 2>/dev/null || bad "summary (later copy) exit $?"
