@@ -92,7 +92,8 @@ static int cmp_case(const struct csv_row *a, const struct csv_row *b)
     if ((c = cmp_machine(a, b)) || (c = strcmp(a->bench, b->bench)) ||
         (c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->precision, b->precision)) ||
         (c = strcmp(a->collision, b->collision)) || (c = strcmp(a->geometry, b->geometry)) ||
-        (c = strcmp(a->layout, b->layout)))
+        (c = strcmp(a->layout, b->layout)) || (c = strcmp(a->procs, b->procs)) ||
+        (c = strcmp(a->overlap, b->overlap)) || (c = strcmp(a->halo, b->halo)))
         return c;
     for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++) {
         int64_t x = *(const int64_t *)((const char *)a + whole[k]);
@@ -125,6 +126,22 @@ static int cmp_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+/* Whether row idx[j] repeats one of idx[k..j) field for field where a measurement differs (its
+ * timestamp, times and rate): the same rows given again under another name are one round, not
+ * two (a file given twice is read once already) */
+static int seen_before(const struct csv_table *t, const size_t *idx, size_t k, size_t j)
+{
+    const struct csv_row *r = &t->rows[idx[j]];
+    for (size_t i = k; i < j; i++) {
+        const struct csv_row *q = &t->rows[idx[i]];
+        if (strcmp(q->timestamp, r->timestamp) == 0 && q->t_min_s == r->t_min_s &&
+            q->t_med_s == r->t_med_s && q->t_max_s == r->t_max_s &&
+            case_value(q) == case_value(r) && strcmp(q->verified, r->verified) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Groups every row of t by case (sorting: n log n) and classifies each lbm case once, by its
  * best verified row: so a kernel whose best round lies above its ceiling is not replaced by a
  * slower round of itself that happens to lie below it. Returns 0, or 1 out of memory. */
@@ -152,7 +169,7 @@ static int cases_build(const struct csv_table *t, const struct roof_ceilings *c,
         for (; j < t->n && cmp_case(&t->rows[idx[j]], &t->rows[idx[k]]) == 0; j++) {
             const struct csv_row *r = &t->rows[idx[j]];
             cs->of[idx[j]] = ncase;
-            if (strcmp(r->verified, "pass") != 0) continue;
+            if (strcmp(r->verified, "pass") != 0 || seen_before(t, idx, k, j)) continue;
             v[nv++] = case_value(r);
             if (!best || case_value(r) > case_value(best)) best = r;
         }
@@ -217,24 +234,31 @@ struct headline {
 };
 
 /* The headline rows of one machine's rows ix[0..n): the largest size run in both sp and dp
- * (else the largest run at all), the best rate there per precision; among DRAM-bound cases
- * when the machine has any (a case is classified once, by its best row). */
+ * (else the largest run at all), the best rate there per precision; among one-rank rows where
+ * the machine has any (a multi-rank row's rate is its job's, of several devices), and among those
+ * among DRAM-bound cases where it has any (a case is classified once, by its best row). */
 static void headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
                         size_t n, struct headline *h)
 {
-    int any_clean = 0;
+    int single = 0, clean = 0; /* the filters that apply: some row passes each */
     long long both = -1, any = -1;
     h->cells = -1;
     h->sp = h->dp = NULL;
-    for (size_t k = 0; k < n && !any_clean; k++)
-        any_clean = is_lbm_pass(&t->rows[ix[k]]) && cs->s[cs->of[ix[k]]].clean;
+    for (size_t k = 0; k < n; k++)
+        single |= is_lbm_pass(&t->rows[ix[k]]) && t->rows[ix[k]].ranks <= 1;
+    for (size_t k = 0; k < n; k++) {
+        const struct csv_row *r = &t->rows[ix[k]];
+        clean |= is_lbm_pass(r) && (!single || r->ranks <= 1) && case_of(cs, t, r)->clean;
+    }
+#define HEADLINE_SKIP_(r)                                                                          \
+    (!is_lbm_pass(r) || (single && (r)->ranks > 1) || (clean && !case_of(cs, t, r)->clean))
     /* the largest size with both: the sizes of the sp rows sorted, each dp row looked up */
     {
         int64_t *spc = malloc((n ? n : 1) * sizeof *spc);
         size_t nsp = 0;
         for (size_t k = 0; k < n; k++) {
             const struct csv_row *r = &t->rows[ix[k]];
-            if (!is_lbm_pass(r) || (any_clean && !case_of(cs, t, r)->clean)) continue;
+            if (HEADLINE_SKIP_(r)) continue;
             if (r->fluid_cells > any) any = r->fluid_cells;
             if (strcmp(r->precision, "sp") == 0 && spc) spc[nsp++] = r->fluid_cells;
         }
@@ -242,8 +266,7 @@ static void headline_of(const struct csv_table *t, const struct cases *cs, const
             qsort(spc, nsp, sizeof *spc, cmp_ll);
             for (size_t k = 0; k < n; k++) {
                 const struct csv_row *r = &t->rows[ix[k]];
-                if (!is_lbm_pass(r) || (any_clean && !case_of(cs, t, r)->clean) ||
-                    strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
+                if (HEADLINE_SKIP_(r) || strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
                     continue;
                 if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll)) both = r->fluid_cells;
             }
@@ -254,14 +277,13 @@ static void headline_of(const struct csv_table *t, const struct cases *cs, const
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[ix[k]];
         const struct csv_row **slot;
-        if (!is_lbm_pass(r) || r->fluid_cells != h->cells ||
-            (any_clean && !case_of(cs, t, r)->clean))
-            continue;
+        if (HEADLINE_SKIP_(r) || r->fluid_cells != h->cells) continue;
         slot = strcmp(r->precision, "sp") == 0   ? &h->sp
                : strcmp(r->precision, "dp") == 0 ? &h->dp
                                                  : NULL;
         if (slot && (!*slot || r->mflups > (*slot)->mflups)) *slot = r;
     }
+#undef HEADLINE_SKIP_
 }
 
 static const struct csv_row *best_copy(const struct csv_table *t, const size_t *ix, size_t n)
@@ -485,14 +507,16 @@ static void lbm_name(const struct csv_table *t, const size_t *ix, size_t n,
         else
             several = strcmp(first, s->layout) != 0;
     }
-    snprintf(buf, len, "%s%s%s", best->kernel, several ? " " : "",
-             several ? (*best->layout ? best->layout : "-") : "");
+    /* a rank grid's rate is its job's, of several devices: named with the grid */
+    snprintf(buf, len, "%s%s%s%s%s", best->kernel, several ? " " : "",
+             several ? (*best->layout ? best->layout : "-") : "", best->ranks > 1 ? " " : "",
+             best->ranks > 1 ? best->procs : "");
 }
 
 /* --table: per device the copy bandwidths in both conventions, then each LBM kernel x
  * precision's best rate (of a DRAM-bound case where one exists) against its ceiling, named with
- * its layout where the kernel ran in several; beside each best figure the rows of its case
- * (rounds) and the lowest of them. */
+ * its layout where the kernel ran in several and its rank grid where that was several ranks;
+ * beside each best figure the rows of its case (rounds) and the lowest of them. */
 int roof_table(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;

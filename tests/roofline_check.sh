@@ -106,6 +106,19 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = 
     ok "--table counts a failed row beside verified ones" || bad "--table hides a failed row"
 "$rl" --summary "$fx/stream.csv" "$tmp/lbm-f.csv" 2>&1 >/dev/null | grep -q "1 lbm row(s) failed verification and are left out" &&
     ok "--summary says a failed row is left out" || bad "--summary silent on a failed row"
+# the same rows under another file name are one round, not two
+cp "$fx/lbm.csv" "$tmp/lbm-again.csv"
+v=$("$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" "$tmp/lbm-again.csv" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s ", $c["rounds_sp"] }')
+[ "$v" = "1 1 " ] && ok "rows given again under another name: one round" || bad "rounds of repeated rows '$v'"
+# a device's headline is a one-rank row where it has one (the 2-rank 32000 is two GPUs'); the
+# table names a multi-rank figure's grid, and each grid is a case of its own (not two rounds)
+# (the 2-rank row made strong scaling of the one-rank row's 256^3, so that both are the largest size)
+awk -F, -v OFS=, 'NR > 1 { $12 = 256; $16 = $17 = 16777216; $39 = 128 } 1' "$fx/lbm-ranks.csv" >"$tmp/lbm-strong.csv"
+v=$("$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" "$tmp/lbm-strong.csv" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["host"] == "gpuhost" { print $c["mflups_sp"] }')
+near "$v" 16000 && ok "summary headline from the one-rank row ($v), not the 2-rank job" || bad "summary headline with ranks '$v'"
+awk -F, -v OFS=, 'NR > 1 { print; $36 = "2x1x1"; $28 = $28 / 2; $29 = $29 / 2 } 1' "$fx/lbm-ranks.csv" >"$tmp/lbm-grids.csv"
+"$rl" --table "$fx/stream.csv" "$tmp/lbm-grids.csv" 2>/dev/null | grep -Eq '^ +pull 1x1x2 +sp +32000\.0 .* 1 +32000\.0' &&
+    ok "--table: the grid named, its own case (1 round)" || bad "--table grids: $("$rl" --table "$fx/stream.csv" "$tmp/lbm-grids.csv" 2>&1)"
 # version and timestamp are the headline row's, not a copy row's written later
 awk -F, -v OFS=, 'NR > 1 { $33 = "copy-build"; $34 = "2026-11-23T00:00:00Z" } 1' "$fx/stream.csv" >"$tmp/s-later.csv"
 "$rl" --summary "$tmp/s-later.csv" "$fx/lbm.csv" >"$tmp/sv.csv" 2>/dev/null || bad "summary (later copy) exit $?"
