@@ -407,8 +407,17 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             }
             continue;
         }
-        if (len == 0 || strcmp(line, header) == 0)
+        if (len == 0 || strcmp(line + csv_bom_length(line), header) == 0)
             continue; /* blank line, or the header of a concatenated file */
+        if (strncmp(line + csv_bom_length(line), "schema,", 7) == 0) {
+            /* a header of another generation: its columns differ, so its rows cannot be read
+             * against the first header */
+            cli_fail(err, errlen,
+                     "%s:%ld: a second header, with other columns than line 1's (files of two "
+                     "suite versions concatenated?): give each file separately",
+                     name, lineno);
+            goto out;
+        }
         n = csv_split_fields(line, fields, MAX_FIELDS, &why);
         if (n < 0) {
             cli_fail(err, errlen, "%s:%ld: %s", name, lineno, why);

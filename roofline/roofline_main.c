@@ -158,6 +158,10 @@ static int read_inputs(char **files, int n, struct csv_table *cur, char *names, 
     for (int i = 0; i < n && rc == 0; i++) {
         struct stat st;
         size_t from = cur->n, k;
+        if (stat(files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            rc = cli_error("roofline", 2, "%s is a folder: give the CSV files in it", files[i]);
+            break;
+        }
         if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) {
             for (k = 0; k < nseen; k++)
                 if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino) break;
@@ -196,7 +200,7 @@ int main(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *out_path = NULL, *baseline = NULL, *plot_dir = NULL;
-    int summary = 0, table = 0, c, idx, rc;
+    int summary = 0, table = 0, tol_given = 0, c, idx, rc;
     double tol = DEFAULT_TOLERANCE;
     /* percent of the baseline's MFLUP/s per W; no default: no repeatability study of energy
      * yet says what a machine's run-to-run spread is, so the user names it */
@@ -222,6 +226,7 @@ int main(int argc, char **argv)
         case OPT_TOL:
             if (cli_opt_double("--tolerance", optarg, 0, 100, &tol, err, sizeof err))
                 return cli_error("roofline", 2, "%s", err); /* nothing allocated yet */
+            tol_given = 1;
             break;
         case OPT_GATE_ENERGY:
             if (cli_opt_double("--gate-energy", optarg, 0, 100, &energy_tol, err, sizeof err))
@@ -254,6 +259,8 @@ int main(int argc, char **argv)
         return cli_error("roofline", 2,
                          "--gate-energy PCT judges the gate's cases: give --baseline FILE "
                          "too");
+    if (tol_given && !baseline) /* else a gate meant to be run would go unrun, unsaid */
+        return cli_error("roofline", 2, "--tolerance PCT is the gate's: give --baseline FILE too");
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
     rc = read_inputs(argv + optind, argc - optind, &cur, names, sizeof names);
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);

@@ -175,6 +175,8 @@ check_bad "no lbm rows" "$fx/stream.csv"
 check_bad "no lbm row has stream copy rows" "$fx/lbm.csv"
 check_bad "no input files"
 check_bad "--tolerance" --tolerance -1 "$fx/lbm.csv"
+check_bad "--tolerance PCT is the gate's" --tolerance 3 "$fx/stream.csv" "$fx/lbm.csv"
+check_bad "is a folder" "$fx" "$fx/lbm.csv"
 check_bad "unknown option" --bogus "$fx/lbm.csv"
 check_bad "choose one" --summary --baseline "$fx/lbm.csv" "$fx/lbm.csv"
 
@@ -262,6 +264,9 @@ for v in -5 0 inf 1e+308; do
 done
 awk -F, -v OFS=, 'NR==3{$28="nan"} 1' "$fx/lbm.csv" >"$tmp/nan.csv"
 check_bad "nan.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/nan.csv"
+# two generations of files concatenated: the second header's columns differ (here cut short)
+{ cat "$fx/stream.csv"; head -1 "$fx/stream.csv" | cut -d, -f1-20; tail -n +2 "$fx/stream.csv" | cut -d, -f1-20; } >"$tmp/gen.csv"
+check_bad "gen.csv:$(($(wc -l <"$fx/stream.csv") + 1)): a second header" "$tmp/gen.csv" "$fx/lbm.csv"
 awk -F, -v OFS=, 'NR==3{$28=""} 1' "$fx/lbm.csv" >"$tmp/empty.csv"
 check_bad "empty.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/empty.csv"
 # a UTF-8 byte order mark before the header (Excel writes one) is accepted
