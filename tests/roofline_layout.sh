@@ -96,7 +96,8 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $
     "$tmp/lbm.csv" >"$tmp/th.csv"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
     $c["threads"] == 2 { $c["mflups"] /= 4; $c["mflups_med"] /= 4 } 1' "$tmp/th.csv" >"$tmp/th-slow.csv"
-"$rl" --baseline <(cat "$tmp/stream.csv" "$tmp/th.csv") "$tmp/stream.csv" "$tmp/th-slow.csv" >"$tmp/tg.csv" 2>/dev/null; rc=$?
+# (a tolerance of 0.001 points: the real rows' percentages are small and machine-dependent)
+"$rl" --baseline <(cat "$tmp/stream.csv" "$tmp/th.csv") --tolerance 0.001 "$tmp/stream.csv" "$tmp/th-slow.csv" >"$tmp/tg.csv" 2>/dev/null; rc=$?
 v=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s:%s ", $c["threads"], $c["status"] }' "$tmp/tg.csv")
 [ $rc -eq 1 ] && [ "$v" = "1:ok 2:regressed " ] && ok "each thread count its own case: $v" ||
     bad "thread counts in the gate: rc $rc, '$v', $(cat "$tmp/tg.csv")"
