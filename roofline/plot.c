@@ -111,7 +111,8 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
         return 0;
     }
     fprintf(gp, "set logscale xy\nset xtics (76, 114, 152, 228, 304, 456)\nset xrange [60:600]\n"
-                "set key outside below left Left reverse maxcols 2\nset grid\n");
+                /* the key's empty title line keeps it off the x label */
+                "set key outside below left Left reverse maxcols 2 title ' '\nset grid\n");
     for (size_t k = 0; k < n;) {
         const struct csv_row *r = &t->rows[idx[k]];
         struct roof_eval e;
@@ -124,9 +125,11 @@ static int write_roofline(FILE *dat, FILE *gp, const struct csv_table *t,
             if (roof) {
                 /* the roof in the darkest shade of its family, its series in the lighter ones */
                 family++;
-                fprintf(gp, "%s%.6g*1e3/x with lines lw 2 lc rgb '%s' title ",
+                /* dp's roof dashed: sp's and dp's copies run at nearly one bandwidth, so
+                 * their lines lie on each other */
+                fprintf(gp, "%s%.6g*1e3/x with lines lw 2 dt %d lc rgb '%s' title ",
                         elems ? ", \\\n    " : "plot ", roof->bw_dram_GBs * roof_devices(r),
-                        colour(family, 0));
+                        strcmp(roof->precision, "dp") == 0 ? 2 : 1, colour(family, 0));
                 snprintf(title, sizeof title, "roof: %s %s %s %s %.4g GB/s", roof->device,
                          roof->backend, roof->precision, roof->kernel, roof->bw_dram_GBs);
                 gp_str(gp, title);
