@@ -188,11 +188,13 @@ env "${quick[@]}" SUITE_ROUNDS=1 PATH="$fake/bin:$PATH" BUILD_DIR="$fake" SUITE_
     SUITE_LBM_GPU_ARGS="--size 8:64:4 --collision bgk,trt,mrt --steps 20 --reps 3" \
     setsid bash "$suite" 2>"$tmp/g.err" &
 pid=$!
+# the step writes into the results folder (its -o names it), the arguments' --check does not
+step_gpu="$fake/lbm-gpu.*$tmp/g/"
 for _ in $(seq 600); do # the stand-in lbm-gpu running, at most 60 s
-    pgrep -f "$fake/lbm-gpu" >/dev/null && break
+    pgrep -f "$step_gpu" >/dev/null && break
     sleep 0.1
 done
-pgrep -f "$fake/lbm-gpu" >/dev/null || { cat "$tmp/g.err"; fail "the GPU steps never started"; }
+pgrep -f "$step_gpu" >/dev/null || { cat "$tmp/g.err"; fail "the GPU steps never started"; }
 sleep 0.5
 kill -TERM "$pid"
 wait "$pid"
