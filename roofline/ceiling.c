@@ -28,6 +28,43 @@ int roof_same_device(const struct csv_row *a, const struct csv_row *b)
            roof_eq(a->backend, b->backend) && roof_eq(a->precision, b->precision);
 }
 
+static int cmp_machine_build(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device)) ||
+        (c = strcmp(a->backend, b->backend)))
+        return c;
+    return strcmp(a->version, b->version);
+}
+
+int roof_warn_builds(const struct csv_table *t)
+{
+    size_t *idx = malloc((t->n ? t->n : 1) * sizeof *idx);
+    if (!idx) return 1;
+    for (size_t i = 0; i < t->n; i++)
+        idx[i] = i;
+    roof_sort_rows(t, idx, t->n, cmp_machine_build);
+    for (size_t k = 0; k < t->n;) {
+        const struct csv_row *a = &t->rows[idx[k]];
+        size_t j = k, builds = 1;
+        for (; j < t->n && roof_eq(t->rows[idx[j]].host, a->host) &&
+               roof_eq(t->rows[idx[j]].device, a->device) &&
+               roof_eq(t->rows[idx[j]].backend, a->backend);
+             j++)
+            builds += j > k && !roof_eq(t->rows[idx[j]].version, t->rows[idx[j - 1]].version);
+        if (builds > 1)
+            fprintf(stderr,
+                    "roofline: warning: host %s, device %s (%s): rows of %zu builds (%s to %s) "
+                    "read as one machine; where they are two machines of one host name, give "
+                    "them apart\n",
+                    a->host, a->device, a->backend, builds, a->version,
+                    t->rows[idx[j - 1]].version);
+        k = j;
+    }
+    free(idx);
+    return 0;
+}
+
 /* Devices whose bandwidth a row used: one per rank on the GPU; CPU ranks share their host's
  * memory (the ranks of one node are compared with that node's ceiling). */
 double roof_devices(const struct csv_row *r)

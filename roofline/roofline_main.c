@@ -265,6 +265,7 @@ int main(int argc, char **argv)
     rc = read_inputs(argv + optind, argc - optind, &cur, names, sizeof names);
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");
+    if (rc == 0 && roof_warn_builds(&cur)) rc = cli_error("roofline", 2, "out of memory");
     if (rc) goto done;
     /* the plots first: a bad folder refuses before any CSV goes out */
     if (plot_dir) {

@@ -106,6 +106,10 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = 
     ok "--table counts a failed row beside verified ones" || bad "--table hides a failed row"
 "$rl" --summary "$fx/stream.csv" "$tmp/lbm-f.csv" 2>&1 >/dev/null | grep -q "1 lbm row(s) failed verification and are left out" &&
     ok "--summary says a failed row is left out" || bad "--summary silent on a failed row"
+# one machine's rows from two builds (two lent VMs both named 'vm' read so): a warning line
+awk -F, -v OFS=, 'NR > 1 { $33 = "other-build" } 1' "$fx/lbm.csv" >"$tmp/lbm-build.csv"
+"$rl" --table "$fx/stream.csv" "$tmp/lbm-build.csv" 2>&1 >/dev/null | grep -q "host nodeA, device Xeon X (cpu): rows of 2 builds" &&
+    ok "rows of two builds on one machine: warned" || bad "no warning for two builds on one machine"
 # the same rows under another file name are one round, not two
 cp "$fx/lbm.csv" "$tmp/lbm-again.csv"
 v=$("$rl" --summary "$fx/stream.csv" "$fx/lbm.csv" "$tmp/lbm-again.csv" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s ", $c["rounds_sp"] }')
