@@ -342,6 +342,41 @@ size_t csv_bom_length(const char *s)
 
 #define MAX_FIELDS 512
 
+/* A header line (its BOM already dropped) into map (file column -> csv_columns index, or -1) and
+ * *nhead; 0, or 1 with err */
+static int take_header(char *line, const char *name, long lineno, char **fields, int *map,
+                       int *nhead, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    int schema_col = -1;
+    *nhead = csv_split_fields(line, fields, MAX_FIELDS, &why);
+    if (*nhead < 0) {
+        cli_fail(err, errlen, "%s:%ld: header: %s", name, lineno, why);
+        return 1;
+    }
+    for (int i = 0; i < *nhead; i++) {
+        map[i] = -1;
+        for (int c = 0; c < NCOLS; c++) {
+            if (strcmp(fields[i], csv_columns[c].name) == 0) map[i] = c;
+        }
+        for (int j = 0; j < i; j++) {
+            if (map[i] >= 0 && map[j] == map[i]) {
+                cli_fail(err, errlen, "%s:%ld: header names column '%s' twice", name, lineno,
+                         fields[i]);
+                return 1;
+            }
+        }
+        if (map[i] == 0) schema_col = i;
+    }
+    if (schema_col < 0) {
+        cli_fail(err, errlen,
+                 "%s:%ld: not a result file of this suite (no 'schema' column in the header)", name,
+                 lineno);
+        return 1;
+    }
+    return 0;
+}
+
 int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t errlen)
 {
     char *line = NULL, *header = NULL;
@@ -351,7 +386,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
     long lineno = 0;
     int map[MAX_FIELDS]; /* file column -> csv_columns index, or -1 */
     char **fields = malloc(MAX_FIELDS * sizeof *fields);
-    int nhead = 0, schema_col = -1, rc = 1;
+    int nhead = 0, rc = 1;
     const char *why = NULL;
 
     if (!fields) {
@@ -379,44 +414,25 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
                 cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
-            nhead = csv_split_fields(line, fields, MAX_FIELDS, &why);
-            if (nhead < 0) {
-                cli_fail(err, errlen, "%s:%ld: header: %s", name, lineno, why);
-                goto out;
-            }
-            for (int i = 0; i < nhead; i++) {
-                map[i] = -1;
-                for (int c = 0; c < NCOLS; c++) {
-                    if (strcmp(fields[i], csv_columns[c].name) == 0) map[i] = c;
-                }
-                for (int j = 0; j < i; j++) {
-                    if (map[i] >= 0 && map[j] == map[i]) {
-                        cli_fail(err, errlen, "%s:%ld: header names column '%s' twice", name,
-                                 lineno, fields[i]);
-                        goto out;
-                    }
-                }
-                if (map[i] == 0) schema_col = i;
-            }
-            if (schema_col < 0) {
-                cli_fail(err, errlen,
-                         "%s:%ld: not a result file of this suite (no 'schema' column "
-                         "in the header)",
-                         name, lineno);
-                goto out;
-            }
+            if (take_header(line, name, lineno, fields, map, &nhead, err, errlen)) goto out;
             continue;
         }
         if (len == 0 || strcmp(line + csv_bom_length(line), header) == 0)
             continue; /* blank line, or the header of a concatenated file */
         if (strncmp(line + csv_bom_length(line), "schema,", 7) == 0) {
-            /* a header of another generation: its columns differ, so its rows cannot be read
-             * against the first header */
-            cli_fail(err, errlen,
-                     "%s:%ld: a second header, with other columns than line 1's (files of two "
-                     "suite versions concatenated?): give each file separately",
-                     name, lineno);
-            goto out;
+            /* the header of a concatenated file of another generation (columns are only ever
+             * appended, and read by name): the rows after it are read by its columns */
+            char *h = strdup(line + csv_bom_length(line));
+            if (!h) {
+                cli_fail(err, errlen, "%s: out of memory", name);
+                goto out;
+            }
+            free(header);
+            header = h;
+            if (take_header(line + csv_bom_length(line), name, lineno, fields, map, &nhead, err,
+                            errlen))
+                goto out;
+            continue;
         }
         n = csv_split_fields(line, fields, MAX_FIELDS, &why);
         if (n < 0) {

@@ -100,11 +100,11 @@ int roof_in_place_failed(const struct roof_ceilings *c, const struct csv_table *
  * divides or is a rate. Returns 0, or 1 with "file:line: column C: value V is ..." in err. */
 int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len);
 
-/* Sorts the indices idx[0..n) of t's rows by cmp, ties in file order (a stable order). */
 /* One warning line on stderr for each machine (host, device, backend) whose rows come from more
  * than one build (version): rows of two machines that share a host name (every lent VM is 'vm')
  * read as one machine, which only the builds betray. 0, or 1 out of memory. */
 int roof_warn_builds(const struct csv_table *t);
+/* Sorts the indices idx[0..n) of t's rows by cmp, ties in file order (a stable order). */
 void roof_sort_rows(const struct csv_table *t, size_t *idx, size_t n,
                     int (*cmp)(const struct csv_row *, const struct csv_row *));
 

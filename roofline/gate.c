@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ceiling.h"
 #include "roofline.h"
@@ -320,7 +321,7 @@ oom:
     return 2;
 }
 
-/* One case per key and layout: the best median, as for raw rows (and the best MFLUP/s per W). */
+/* One case per key and variant: the best median, as for raw rows (and the best MFLUP/s per W). */
 static void keep_best(struct roof_baseline *b)
 {
     size_t w = 0;
@@ -437,8 +438,16 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
     size_t cap = 0;
     FILE *f;
     int rc;
+    struct stat st;
     memset(b, 0, sizeof *b);
     b->path = path;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen takes a folder; reading fails */
+        fprintf(stderr,
+                "roofline: --baseline %s is a folder: give one CSV file (raw rows "
+                "concatenated, or a roofline.csv)\n",
+                path);
+        return 2;
+    }
     f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "roofline: --baseline %s: cannot open\n", path);
@@ -556,21 +565,56 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
  * variant column (a run written before the layout column measured one layout, unlabelled; a
  * roofline.csv has no rank grid), the baseline's only case of the key that fits c's variant
  * (several: which one it measured is unknown). NULL: none. */
-static struct gate_case *match_of(const struct gate_case *c, struct gate_case *bc, size_t nbc)
+/* The run of c's key in a (sorted by key then variant): its first case, and in *n how many */
+static struct gate_case *key_run(const struct gate_case *c, struct gate_case *a, size_t na,
+                                 size_t *n)
 {
-    struct gate_case *b = bsearch(c, bc, nbc, sizeof *bc, cmp_case_v), *fit = NULL;
-    if (b || nbc == 0) return b;
-    /* bc is sorted by key then variant, so by key too: any case of the key, then the run */
-    b = bsearch(c, bc, nbc, sizeof *bc, cmp_key_v);
+    struct gate_case *b = na ? bsearch(c, a, na, sizeof *a, cmp_key_v) : NULL, *e;
+    *n = 0;
     if (!b) return NULL;
-    while (b > bc && cmp_key(b - 1, c) == 0)
+    while (b > a && cmp_key(b - 1, c) == 0)
         b--;
-    for (; b < bc + nbc && cmp_key(b, c) == 0; b++) {
-        if (!variant_fits(b, c)) continue;
+    for (e = b; e < a + na && cmp_key(e, c) == 0; e++)
+        (*n)++;
+    return b;
+}
+
+/* Where neither run has c's variant: a key run once on each side (one thread count, grid, block
+ * size each: another machine's default team, a changed default) is the same measurement of it,
+ * compared and said on stderr (*across) rather than left new and missing, where no status would
+ * fail the gate. */
+static struct gate_case *match_of(const struct gate_case *c, struct gate_case *bc, size_t nbc,
+                                  struct gate_case *cc, size_t ncc, int *across)
+{
+    struct gate_case *b = nbc ? bsearch(c, bc, nbc, sizeof *bc, cmp_case_v) : NULL, *fit = NULL;
+    size_t nb, nc;
+    *across = 0;
+    if (b) return b;
+    b = key_run(c, bc, nbc, &nb);
+    for (size_t i = 0; i < nb; i++) {
+        if (!variant_fits(&b[i], c)) continue;
         if (fit) return NULL;
-        fit = b;
+        fit = &b[i];
     }
-    return fit;
+    if (fit || nb != 1) return fit;
+    (void)key_run(c, cc, ncc, &nc);
+    *across = nc == 1;
+    return nc == 1 ? b : NULL;
+}
+
+/* A baseline case that several current cases of one layout fit (a roofline.csv, which names no
+ * rank grid, holds one case for all of a key's grids: their best) is compared with the
+ * best-median one of them alone; the others are new, as they were when the key was the whole
+ * case. Layouts stay apart: a baseline written before that column measured one layout, and each
+ * current layout is compared with it (docs/roofline.md). */
+static void one_match_each(const struct gate_case *cc, size_t ncc, struct gate_case **match)
+{
+    for (size_t k = 0; k < ncc; k++)
+        for (size_t j = 0; j < ncc && match[k]; j++)
+            if (j != k && match[j] == match[k] && strcmp(cc[j].layout, cc[k].layout) == 0 &&
+                (cc[j].med > cc[k].med || (cc[j].med == cc[k].med && j < k) ||
+                 (isnan(cc[k].med) && !isnan(cc[j].med))))
+                match[k] = NULL;
 }
 
 static double larger(double a, double b)
@@ -645,19 +689,30 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
         goto done;
     }
     for (size_t k = 0; k < ncc; k++) {
-        struct gate_case *b = match_of(&cc[k], bc, nbc);
+        int across;
+        struct gate_case *b = match_of(&cc[k], bc, nbc, cc, ncc, &across);
         if (b && isnan(b->med)) b = NULL;
         match[k] = b;
-        if (b && (!isnan(cc[k].med) || cc[k].failed)) {
-            used[b - bc] = 1;
+        if (b && across)
+            fprintf(stderr,
+                    "roofline: gate: %s %s %s %s %lldx%lldx%lld compared across variants: "
+                    "threads %lld -> %lld, grid '%s' -> '%s' (each run once on each side)\n",
+                    cc[k].device, cc[k].kernel, cc[k].collision, cc[k].precision,
+                    (long long)cc[k].nx, (long long)cc[k].ny, (long long)cc[k].nz,
+                    (long long)b->threads, (long long)cc[k].threads, b->procs, cc[k].procs);
+    }
+    one_match_each(cc, ncc, match);
+    for (size_t k = 0; k < ncc; k++)
+        if (match[k] && (!isnan(cc[k].med) || cc[k].failed)) {
+            used[match[k] - bc] = 1;
             compared++;
         }
-    }
     if (compared == 0) {
         fprintf(stderr,
                 "roofline: gate: nothing compared: none of the %zu case(s) of the current files "
                 "(%s) is among the %zu of the baseline %s (same device, backend, kernel, "
-                "collision, precision, geometry, dims, pad, align, layout)\n",
+                "collision, precision, geometry, dims, pad, align; layout, threads, rank grid, "
+                "overlap and halo path where both runs name them)\n",
                 cur_ceil, cur_names, nbc, base->path);
         goto done;
     }

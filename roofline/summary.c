@@ -126,20 +126,31 @@ static int cmp_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Whether row idx[j] repeats one of idx[k..j) field for field where a measurement differs (its
- * timestamp, times and rate): the same rows given again under another name are one round, not
- * two (a file given twice is read once already) */
+static int cmp_dbl(double x, double y)
+{
+    return (x > y) - (x < y);
+}
+
+/* The case, then what tells one measurement from another (its timestamp, times, rate and
+ * verdict): so a row repeated under another file name sorts next to its twin */
+static int cmp_case_measure(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = cmp_case(a, b)) || (c = strcmp(a->timestamp, b->timestamp)) ||
+        (c = cmp_dbl(a->t_min_s, b->t_min_s)) || (c = cmp_dbl(a->t_med_s, b->t_med_s)) ||
+        (c = cmp_dbl(a->t_max_s, b->t_max_s)) || (c = cmp_dbl(case_value(a), case_value(b))))
+        return c;
+    return strcmp(a->verified, b->verified);
+}
+
+/* Whether row idx[j] repeats the row before it in its case (k: the case's first) field for field
+ * where a measurement differs: the same rows given again under another name are one round, not
+ * two (a file given twice is read once already). n log n: the sort put twins side by side. */
 static int seen_before(const struct csv_table *t, const size_t *idx, size_t k, size_t j)
 {
-    const struct csv_row *r = &t->rows[idx[j]];
-    for (size_t i = k; i < j; i++) {
-        const struct csv_row *q = &t->rows[idx[i]];
-        if (strcmp(q->timestamp, r->timestamp) == 0 && q->t_min_s == r->t_min_s &&
-            q->t_med_s == r->t_med_s && q->t_max_s == r->t_max_s &&
-            case_value(q) == case_value(r) && strcmp(q->verified, r->verified) == 0)
-            return 1;
-    }
-    return 0;
+    if (j == k) return 0;
+    const struct csv_row *q = &t->rows[idx[j - 1]], *r = &t->rows[idx[j]];
+    return cmp_case_measure(q, r) == 0;
 }
 
 /* Groups every row of t by case (sorting: n log n) and classifies each lbm case once, by its
@@ -161,7 +172,7 @@ static int cases_build(const struct csv_table *t, const struct roof_ceilings *c,
     }
     for (size_t i = 0; i < t->n; i++)
         idx[i] = i;
-    roof_sort_rows(t, idx, t->n, cmp_case);
+    roof_sort_rows(t, idx, t->n, cmp_case_measure);
     for (size_t k = 0; k < t->n;) {
         size_t j = k, nv = 0;
         const struct csv_row *best = NULL;

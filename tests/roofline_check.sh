@@ -181,6 +181,7 @@ check_bad "no input files"
 check_bad "--tolerance" --tolerance -1 "$fx/lbm.csv"
 check_bad "--tolerance PCT is the gate's" --tolerance 3 "$fx/stream.csv" "$fx/lbm.csv"
 check_bad "is a folder" "$fx" "$fx/lbm.csv"
+check_bad "--baseline $fx is a folder" --baseline "$fx" "$fx/stream.csv" "$fx/lbm.csv"
 check_bad "unknown option" --bogus "$fx/lbm.csv"
 check_bad "choose one" --summary --baseline "$fx/lbm.csv" "$fx/lbm.csv"
 
@@ -268,9 +269,12 @@ for v in -5 0 inf 1e+308; do
 done
 awk -F, -v OFS=, 'NR==3{$28="nan"} 1' "$fx/lbm.csv" >"$tmp/nan.csv"
 check_bad "nan.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/nan.csv"
-# two generations of files concatenated: the second header's columns differ (here cut short)
-{ cat "$fx/stream.csv"; head -1 "$fx/stream.csv" | cut -d, -f1-20; tail -n +2 "$fx/stream.csv" | cut -d, -f1-20; } >"$tmp/gen.csv"
-check_bad "gen.csv:$(($(wc -l <"$fx/stream.csv") + 1)): a second header" "$tmp/gen.csv" "$fx/lbm.csv"
+# two generations of files concatenated (a later one with a column appended, its header BOM'd):
+# the rows after the second header are read by its columns, as the files apart would be
+{ cat "$fx/stream.csv"; printf '\357\273\277'; head -1 "$fx/stream.csv" | sed 's/$/,a_later_column/'
+    tail -n +2 "$fx/stream.csv" | sed 's/$/,x/'; } >"$tmp/gen.csv"
+"$rl" --table "$tmp/gen.csv" "$fx/lbm.csv" >"$tmp/gen.txt" 2>"$tmp/gen.err" && cmp -s "$tmp/gen.txt" <("$rl" --table "$fx/stream.csv" "$fx/lbm.csv" 2>/dev/null) &&
+    ok "two generations concatenated: read by each header's columns" || bad "concatenated generations: $(cat "$tmp/gen.err")"
 awk -F, -v OFS=, 'NR==3{$28=""} 1' "$fx/lbm.csv" >"$tmp/empty.csv"
 check_bad "empty.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/empty.csv"
 # a UTF-8 byte order mark before the header (Excel writes one) is accepted

@@ -92,7 +92,8 @@ unlabel "$tmp/rbase.csv" "$tmp/rbase-old.csv"
 # row and a 2-thread row at half its rate; the current run's 2-thread row at a quarter of that
 # (the key's best median unchanged: the gate before passed it)
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["layout"] == "soa" {
-        $c["threads"] = 1; print; $c["threads"] = 2; $c["mflups"] /= 2; $c["mflups_med"] /= 2; print }' \
+        $c["t_min_s"] = $c["t_max_s"] = $c["t_med_s"]; $c["threads"] = 1; print
+        $c["threads"] = 2; $c["mflups"] /= 2; $c["mflups_med"] /= 2; print }' \
     "$tmp/lbm.csv" >"$tmp/th.csv"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
     $c["threads"] == 2 { $c["mflups"] /= 4; $c["mflups_med"] /= 4 } 1' "$tmp/th.csv" >"$tmp/th-slow.csv"
@@ -101,6 +102,25 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
 v=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s:%s ", $c["threads"], $c["status"] }' "$tmp/tg.csv")
 [ $rc -eq 1 ] && [ "$v" = "1:ok 2:regressed " ] && ok "each thread count its own case: $v" ||
     bad "thread counts in the gate: rc $rc, '$v', $(cat "$tmp/tg.csv")"
+
+# a roofline.csv names no rank grid: its one case per key is the best grid's. Against it the
+# current run's best grid is compared and the slower grid is new, not a false regression
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["layout"] == "soa" {
+        $c["procs"] = "1x1x2"; print; $c["procs"] = "2x1x1"; $c["mflups"] /= 2; $c["mflups_med"] /= 2; print }' \
+    "$tmp/lbm.csv" >"$tmp/grids.csv"
+"$rl" "$tmp/stream.csv" "$tmp/grids.csv" -o "$tmp/grids-report.csv" 2>/dev/null || bad "grids report"
+"$rl" --baseline "$tmp/grids-report.csv" --tolerance 0.001 "$tmp/stream.csv" "$tmp/grids.csv" >"$tmp/gg.csv" 2>/dev/null; rc=$?
+v=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { printf "%s:%s ", $c["procs"], $c["status"] }' "$tmp/gg.csv")
+[ $rc -eq 0 ] && [ "$v" = "1x1x2:ok 2x1x1:new " ] && ok "grids against a roofline.csv: the best compared, the other new ($v)" ||
+    bad "grids against a roofline.csv: rc $rc, '$v'"
+# one thread count on each side (another machine's default team): compared, and said
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    $c["layout"] == "soa" { $c["threads"] = 16; $c["mflups"] /= 2; $c["mflups_med"] /= 2; print }' "$tmp/th.csv" >"$tmp/th16.csv"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["threads"] == 1 { $c["threads"] = 8; print }' \
+    "$tmp/th.csv" >"$tmp/th8.csv"
+"$rl" --baseline <(cat "$tmp/stream.csv" "$tmp/th8.csv") --tolerance 0.001 "$tmp/stream.csv" "$tmp/th16.csv" >"$tmp/tx.csv" 2>"$tmp/tx.err"; rc=$?
+[ $rc -eq 1 ] && grep -q ",regressed," "$tmp/tx.csv" && grep -q "compared across variants: threads 8 -> 16" "$tmp/tx.err" &&
+    ok "threads 8 against 16, once each: compared across variants, regressed" || bad "threads 8 -> 16: rc $rc, $(cat "$tmp/tx.err")"
 
 echo "roofline_layout: $fails failure(s)"
 [ $fails -eq 0 ]
