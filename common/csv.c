@@ -417,21 +417,20 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             if (take_header(line, name, lineno, fields, map, &nhead, err, errlen)) goto out;
             continue;
         }
-        if (len == 0 || strcmp(line + csv_bom_length(line), header) == 0)
+        char *const bare = line + csv_bom_length(line); /* a concatenated file's BOM dropped */
+        if (len == 0 || strcmp(bare, header) == 0)
             continue; /* blank line, or the header of a concatenated file */
-        if (strncmp(line + csv_bom_length(line), "schema,", 7) == 0) {
+        if (strncmp(bare, "schema,", 7) == 0) {
             /* the header of a concatenated file of another generation (columns are only ever
              * appended, and read by name): the rows after it are read by its columns */
-            char *h = strdup(line + csv_bom_length(line));
+            char *h = strdup(bare);
             if (!h) {
                 cli_fail(err, errlen, "%s: out of memory", name);
                 goto out;
             }
             free(header);
             header = h;
-            if (take_header(line + csv_bom_length(line), name, lineno, fields, map, &nhead, err,
-                            errlen))
-                goto out;
+            if (take_header(bare, name, lineno, fields, map, &nhead, err, errlen)) goto out;
             continue;
         }
         n = csv_split_fields(line, fields, MAX_FIELDS, &why);

@@ -561,10 +561,6 @@ static void gate_row(FILE *out, const struct gate_case *k, const struct gate_cas
     roof_str(out, k->halo, 1);
 }
 
-/* The baseline case of current case c: the same key and variant; else, where a file lacks a
- * variant column (a run written before the layout column measured one layout, unlabelled; a
- * roofline.csv has no rank grid), the baseline's only case of the key that fits c's variant
- * (several: which one it measured is unknown). NULL: none. */
 /* The run of c's key in a (sorted by key then variant): its first case, and in *n how many */
 static struct gate_case *key_run(const struct gate_case *c, struct gate_case *a, size_t na,
                                  size_t *n)
@@ -579,10 +575,14 @@ static struct gate_case *key_run(const struct gate_case *c, struct gate_case *a,
     return b;
 }
 
-/* Where neither run has c's variant: a key run once on each side (one thread count, grid, block
- * size each: another machine's default team, a changed default) is the same measurement of it,
- * compared and said on stderr (*across) rather than left new and missing, where no status would
- * fail the gate. */
+/* The baseline case of current case c: the same key and variant; else, where a file lacks a
+ * variant column (a run written before the layout column measured one layout, unlabelled; a
+ * roofline.csv has no rank grid), the baseline's only case of the key that fits c's variant
+ * (several: which one it measured is unknown). Where neither run has c's variant: a key run once
+ * on each side (one thread count, grid, block size each: another machine's default team, a
+ * changed default) is the same measurement of it, compared and said on stderr (*across) rather
+ * than left new and missing, where no status would fail the gate. NULL: none. bc and cc sorted
+ * by key then variant. */
 static struct gate_case *match_of(const struct gate_case *c, struct gate_case *bc, size_t nbc,
                                   struct gate_case *cc, size_t ncc, int *across)
 {
@@ -607,14 +607,18 @@ static struct gate_case *match_of(const struct gate_case *c, struct gate_case *b
  * best-median one of them alone; the others are new, as they were when the key was the whole
  * case. Layouts stay apart: a baseline written before that column measured one layout, and each
  * current layout is compared with it (docs/roofline.md). */
-static void one_match_each(const struct gate_case *cc, size_t ncc, struct gate_case **match)
+static void one_match_each(struct gate_case *cc, size_t ncc, struct gate_case **match)
 {
-    for (size_t k = 0; k < ncc; k++)
-        for (size_t j = 0; j < ncc && match[k]; j++)
+    /* cases of one baseline case share its key: in cc, sorted by key, one run */
+    for (size_t k = 0; k < ncc; k++) {
+        size_t n = 0;
+        const size_t run = match[k] ? (size_t)(key_run(&cc[k], cc, ncc, &n) - cc) : 0;
+        for (size_t j = run; match[k] && j < run + n; j++)
             if (j != k && match[j] == match[k] && strcmp(cc[j].layout, cc[k].layout) == 0 &&
                 (cc[j].med > cc[k].med || (cc[j].med == cc[k].med && j < k) ||
                  (isnan(cc[k].med) && !isnan(cc[j].med))))
                 match[k] = NULL;
+    }
 }
 
 static double larger(double a, double b)

@@ -158,11 +158,12 @@ static int read_inputs(char **files, int n, struct csv_table *cur, char *names, 
     for (int i = 0; i < n && rc == 0; i++) {
         struct stat st;
         size_t from = cur->n, k;
-        if (stat(files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+        const int known = stat(files[i], &st) == 0;
+        if (known && S_ISDIR(st.st_mode)) {
             rc = cli_error("roofline", 2, "%s is a folder: give the CSV files in it", files[i]);
             break;
         }
-        if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+        if (known && S_ISREG(st.st_mode)) {
             for (k = 0; k < nseen; k++)
                 if (seen[k].dev == st.st_dev && seen[k].ino == st.st_ino) break;
             if (k < nseen) {

@@ -120,15 +120,14 @@ struct cases {
     struct case_stat *s;
 };
 
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
 static int cmp_dbl(double x, double y)
 {
     return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    return cmp_dbl(*(const double *)pa, *(const double *)pb);
 }
 
 /* The case, then what tells one measurement from another (its timestamp, times, rate and
