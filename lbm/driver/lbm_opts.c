@@ -210,12 +210,15 @@ static int parse_layout(void *p, const char *a, char *err, size_t errlen)
                  errlen);
 }
 
+/* --viscosity's ceiling (lattice units), and through lbm_omega_of --omega's floor */
+#define VISCOSITY_MAX 1e6
+
 static int parse_omega(void *p, const char *a, char *err, size_t errlen)
 {
     struct lbm_opts *o = p;
     o->given.omega = 1;
-    /* the rate of --viscosity's largest value, 1e6: no row's viscosity past what that accepts */
-    return 2 * cli_opt_double("--omega", a, 1.0 / (3.0 * 1e6 + 0.5), 2, &o->omega, err, errlen);
+    /* the rate of --viscosity's largest value: no row's viscosity past what that accepts */
+    return 2 * cli_opt_double("--omega", a, lbm_omega_of(VISCOSITY_MAX), 2, &o->omega, err, errlen);
 }
 
 static int parse_viscosity(void *p, const char *a, char *err, size_t errlen)
@@ -223,8 +226,8 @@ static int parse_viscosity(void *p, const char *a, char *err, size_t errlen)
     struct lbm_opts *o = p;
     double nu;
     o->given.visc = 1;
-    if (cli_opt_double("--viscosity", a, 0, 1e6, &nu, err, errlen)) return 2;
-    o->omega = 1.0 / (3.0 * nu + 0.5);
+    if (cli_opt_double("--viscosity", a, 0, VISCOSITY_MAX, &nu, err, errlen)) return 2;
+    o->omega = lbm_omega_of(nu);
     return 0;
 }
 

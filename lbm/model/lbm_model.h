@@ -71,6 +71,8 @@ int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, siz
 /* Parameters (params.c), kernel properties (kernels.c), the byte table (bytes.c) and the whole
  * domain (setup.c), shared by every backend, the drivers and the reference. */
 double lbm_viscosity(double omega);
+/* Its inverse: the rate omega = 1 / (3 nu + 1/2) of lattice viscosity nu */
+double lbm_omega_of(double nu);
 void lbm_coll_params_dp(const struct lbm_case *c, struct lbm_coll_dp *p);
 void lbm_coll_params_sp(const struct lbm_case *c, struct lbm_coll_sp *p);
 int lbm_forced(const struct lbm_case *c);

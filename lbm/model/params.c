@@ -11,6 +11,11 @@ double lbm_viscosity(double omega)
     return (1.0 / omega - 0.5) / 3.0;
 }
 
+double lbm_omega_of(double nu)
+{
+    return 1.0 / (3.0 * nu + 0.5);
+}
+
 int lbm_forced(const struct lbm_case *c)
 {
     return c->force[0] != 0.0 || c->force[1] != 0.0 || c->force[2] != 0.0;
