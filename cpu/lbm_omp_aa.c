@@ -11,21 +11,30 @@
 #include "lbm_omp_kernel.h"
 
 #if ROW_16BIT
-/* the first r < ROW16_W values through a block's conversions: a zero-filled copy decoded, the
- * block encoded into a copy of which r values are stored (a row's last cells as one block: one by
- * one they took a fifth of aa fp16s's time at 256^3 on the 2-core VM; pull's rows keep their last
- * cells element by element, lbm_omp_pull.c) */
+/* the first r < ROW16_W values through a block's conversions (a row's last cells as one block: one
+ * by one they took a fifth of aa fp16s's time at 256^3 on the 2-core VM; pull's rows keep their
+ * last cells element by element, lbm_omp_pull.c): zero-filled lanes decoded (a masked load, else a
+ * zero-filled copy), the block encoded and its first r values stored (a masked store, else through
+ * a copy) */
 static inline void row16_decode_part(float *restrict out, const uint16_t *restrict in, long r)
 {
+#if ROW16_MASKED && ROW16_H
+    row16_decode_h(out, row16_load_part(in, r));
+#else
     uint16_t h[ROW16_W] = {0};
     memcpy(h, in, (size_t)r * sizeof *h);
     row16_decode(out, h);
+#endif
 }
 static inline void row16_encode_part(uint16_t *restrict out, const float *restrict in, long r)
 {
+#if ROW16_MASKED && ROW16_H
+    row16_store_part(out, row16_encode_h(in), r);
+#else
     uint16_t h[ROW16_W];
     row16_encode(h, in);
     memcpy(out, h, (size_t)r * sizeof *h);
+#endif
 }
 #endif
 
@@ -146,6 +155,47 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
     const ROW_REAL ra##i = radd[i], wa##i = wadd[i];
         LBM_D3Q19(AA_LOC_)
 #undef AA_LOC_
+#if ROW_16BIT /* as the even step: a cell's reads and writes are its own locations */
+#define AA_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], r##i + x);
+#define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, bout[i]);
+#define AA_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], r##i + x, x1 - x);
+#define AA_ENCP_(i, cx, cy, cz, op) row16_encode_part(w##i + x, bout[i], x1 - x);
+#define AA_BLOCKS_(IN_, OUT_)                                                                      \
+    for (; x + ROW16_W <= x1; x += ROW16_W)                                                        \
+        ROW16_BLOCK(AA_DEC_, IN_, OUT_, AA_ENC_)                                                   \
+    if (x < x1) { /* the rest of the block as one block */                                         \
+        ROW16_BLOCK(AA_DECP_, IN_, OUT_, AA_ENCP_)                                                 \
+        x = x1;                                                                                    \
+    }
+#else
+#define AA_BLOCKS_(IN_, OUT_)
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define AA_IVDEP_ _Pragma("GCC ivdep")
+#else
+#define AA_IVDEP_
+#endif
+/* cells x0 <= x < x1: IN_ and OUT_ move a block's values (16-bit), LOAD_ and STORE_ a cell's */
+#define AA_ODD_CELLS_(IN_, OUT_, LOAD_, STORE_)                                                    \
+    {                                                                                              \
+        long x = x0;                                                                               \
+        AA_BLOCKS_(IN_, OUT_)                                                                      \
+        AA_IVDEP_                                                                                  \
+        for (; x < x1; x++) {                                                                      \
+            ROW_REAL f[19];                                                                        \
+            LBM_D3Q19(LOAD_)                                                                       \
+            ROW_COLLIDE(f, &pc, ROW_FORCED);                                                       \
+            LBM_D3Q19(STORE_)                                                                      \
+        }                                                                                          \
+    }
+#define AA_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + ra##i;
+#define AA_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i] + wa##i;
+#define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]) + ra##i;
+#define AA_STORE_(i, cx, cy, cz, op) w##i[x] = ROW_ENCODE(f[i] + wa##i);
+#define AA_IN0_(i, cx, cy, cz, op) f[i] = bin[i][j];
+#define AA_OUT0_(i, cx, cy, cz, op) bout[i][j] = f[i];
+#define AA_LOAD0_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]);
+#define AA_STORE0_(i, cx, cy, cz, op) w##i[x] = ROW_ENCODE(f[i]);
         /* the writes go to lines the reads of other directions bring in: only reads prefetched */
         for (long x0 = 1, x1; x0 < nx - 1; x0 = x1) {
             x1 = x0 + AA_BLOCK < nx - 1 ? x0 + AA_BLOCK : nx - 1;
@@ -154,42 +204,30 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
                 LBM_D3Q19(AA_PF_)
             }
 #undef AA_SRC_
-            long x = x0;
-#if ROW_16BIT /* as the even step: a cell's reads and writes are its own locations */
-#define AA_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], r##i + x);
-#define AA_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + ra##i;
-#define AA_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i] + wa##i;
-#define AA_ENC_(i, cx, cy, cz, op) row16_encode(w##i + x, bout[i]);
-            for (; x + ROW16_W <= x1; x += ROW16_W)
-                ROW16_BLOCK(AA_DEC_, AA_IN_, AA_OUT_, AA_ENC_)
-#define AA_DECP_(i, cx, cy, cz, op) row16_decode_part(bin[i], r##i + x, x1 - x);
-#define AA_ENCP_(i, cx, cy, cz, op) row16_encode_part(w##i + x, bout[i], x1 - x);
-            if (x < x1) { /* the rest of the block as one block */
-                ROW16_BLOCK(AA_DECP_, AA_IN_, AA_OUT_, AA_ENCP_)
-                x = x1;
-            }
-#undef AA_DECP_
-#undef AA_ENCP_
-#undef AA_DEC_
-#undef AA_IN_
-#undef AA_OUT_
-#undef AA_ENC_
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-            for (; x < x1; x++) {
-                ROW_REAL f[19];
-#define AA_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(r##i[x]) + ra##i;
-                LBM_D3Q19(AA_LOAD_)
-#undef AA_LOAD_
-                ROW_COLLIDE(f, &pc, ROW_FORCED);
-#define AA_STORE_(i, cx, cy, cz, op) w##i[x] = ROW_ENCODE(f[i] + wa##i);
-                LBM_D3Q19(AA_STORE_)
-#undef AA_STORE_
-            }
+            /* a regular row's terms are all zero: its cells without them (lbm_omp_pull.c's
+             * ROW_LOAD0_ says why); the second copy of the loops gained 8-12% in sp, fp16s and
+             * fp16c on the 16-core host (data/lbm/cpu-zero-terms-h200-host-2026-11-28) */
+            if (regular)
+                AA_ODD_CELLS_(AA_IN0_, AA_OUT0_, AA_LOAD0_, AA_STORE0_)
+            else
+                AA_ODD_CELLS_(AA_IN_, AA_OUT_, AA_LOAD_, AA_STORE_)
         }
     }
+#undef AA_ODD_CELLS_
+#undef AA_BLOCKS_
+#undef AA_IVDEP_
+#undef AA_DEC_
+#undef AA_ENC_
+#undef AA_DECP_
+#undef AA_ENCP_
+#undef AA_IN_
+#undef AA_OUT_
+#undef AA_LOAD_
+#undef AA_STORE_
+#undef AA_IN0_
+#undef AA_OUT0_
+#undef AA_LOAD0_
+#undef AA_STORE0_
     /* the row's ends: every axis can cross a boundary */
     for (long x = 0; x < nx; x += (nx > 1 ? nx - 1 : 1)) {
         ROW_REAL f[19];

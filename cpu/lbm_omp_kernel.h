@@ -90,11 +90,17 @@
 #if defined(LBM_OMP_KERNEL_PREC_FP16S)
 #define row16_decode row16_fp16s_decode
 #define row16_encode row16_fp16s_encode
+#define row16_decode_h row16_fp16s_decode_h
+#define row16_encode_h row16_fp16s_encode_h
 #define ROW16_HW ROW16_FP16S_HW
+#define ROW16_H ROW16_FP16S_H
 #else
 #define row16_decode row16_fp16c_decode
 #define row16_encode row16_fp16c_encode
+#define row16_decode_h row16_fp16c_decode_h
+#define row16_encode_h row16_fp16c_encode_h
 #define ROW16_HW ROW16_FP16C_VEC
+#define ROW16_H ROW16_FP16C_H
 #endif
 #endif
 

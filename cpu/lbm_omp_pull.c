@@ -91,10 +91,10 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             off[d] = (ptrdiff_t)LBM_IDX(l, d, 0, sc[1], sc[2]) - lbm_cx[d] * (ptrdiff_t)ROW_CS;
         add[d] = lid ? (ROW_REAL)LBM_LID_TERM(lbm_w[d], lbm_cx[d], s->u.b.lid_ux) : (ROW_REAL)0;
     }
-#define ROW_CELL_(STORE_)                                                                          \
+#define ROW_CELL_(LOAD_, STORE_)                                                                   \
     {                                                                                              \
         ROW_REAL f[19];                                                                            \
-        LBM_D3Q19(ROW_LOAD_)                                                                       \
+        LBM_D3Q19(LOAD_)                                                                           \
         ROW_COLLIDE(f, &pc, ROW_FORCED);                                                           \
         LBM_D3Q19(STORE_)                                                                          \
     }
@@ -103,7 +103,13 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #else
 #define ROW_IVDEP_
 #endif
+/* a cell's sources: with the row's boundary terms (a row on a wall, where the lid's are not zero),
+ * and without them (LOAD0, IN0) in pull_nt's line steps, which run regular rows only, whose terms
+ * are all zero: the add of 0 cost a vector add a direction in every block, and in 16-bit a load
+ * of the term where registers ran out; x + 0 differs from x only for x = -0, which the lattice
+ * never holds unless all of a cell's values are zero */
 #define ROW_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]) + add##i;
+#define ROW_LOAD0_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]);
 #if ROW_16BIT && ROW16_HW
 /* 16-bit rows (SoA) whose blocks convert in vector instructions (ROW16_HW: fp16s by F16C, fp16c
  * by AVX-512F, cpu/row16.h): ROW16_W cells at once, their 19 sources from src##i + SK decoded into
@@ -112,11 +118,12 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
  * loop, while aa's gained (data/lbm/cpu-fp16-blocks-2core-vm-2026-11-23). */
 #define ROW16_DEC_(i, cx, cy, cz, op) row16_decode(bin[i], src##i + sk);
 #define ROW16_IN_(i, cx, cy, cz, op) f[i] = bin[i][j] + add##i;
+#define ROW16_IN0_(i, cx, cy, cz, op) f[i] = bin[i][j];
 #define ROW16_OUT_(i, cx, cy, cz, op) bout[i][j] = f[i];
-#define ROW16_BLOCK_(SK, DK, ENC_)                                                                 \
+#define ROW16_BLOCK_(SK, DK, IN_, ENC_)                                                            \
     {                                                                                              \
         const long sk = (SK), dk = (DK);                                                           \
-        ROW16_BLOCK(ROW16_DEC_, ROW16_IN_, ROW16_OUT_, ENC_)                                       \
+        ROW16_BLOCK(ROW16_DEC_, IN_, ROW16_OUT_, ENC_)                                             \
     }
 #define ROW16_ENC_T_(i, cx, cy, cz, op) row16_encode(t[i] + dk, bout[i]);
 #define ROW16_ENC_DST_(i, cx, cy, cz, op) row16_encode(dst##i + dk, bout[i]);
@@ -134,8 +141,7 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             const ROW_COLL pc = *p;
 #define ROW_LOCALS_(i, cx, cy, cz, op)                                                             \
     const ROW_STORED *restrict src##i = src + off[i];                                              \
-    ROW_STORED *restrict dst##i = dst + LBM_IDX(l, i, 0, y, z);                                    \
-    const ROW_REAL add##i = add[i];
+    ROW_STORED *restrict dst##i = dst + LBM_IDX(l, i, 0, y, z);
             LBM_D3Q19(ROW_LOCALS_)
 #undef ROW_LOCALS_
 #define ROW_TSTORE_(i, cx, cy, cz, op) t[i][k] = ROW_ENCODE(f[i]);
@@ -146,12 +152,12 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 #if ROW_16BIT && ROW16_HW /* W is whole lines: a multiple of ROW16_W cells */
 #define ROW_LINE_CELLS_(W)                                                                         \
     for (long k = 0; k < (W); k += ROW16_W)                                                        \
-    ROW16_BLOCK_(cs + k, k, ROW16_ENC_T_)
+    ROW16_BLOCK_(cs + k, k, ROW16_IN0_, ROW16_ENC_T_)
 #else
 #define ROW_LINE_CELLS_(W)                                                                         \
     ROW_IVDEP_                                                                                     \
     for (long k = 0; k < (W); k++)                                                                 \
-    ROW_CELL_(ROW_TSTORE_)
+    ROW_CELL_(ROW_LOAD0_, ROW_TSTORE_)
 #endif
 /* the row's end cells among the N cells of t, which hold the cells from cs, by the general rule */
 #define ROW_STEP_ENDS_(N)                                                                          \
@@ -263,14 +269,17 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
             /* a row's last cells (fewer than a block) element by element below: a partial block
              * after this loop (as aa's) or a last block overlapping the one before cost pull fp16s
              * 25-36% at 256^3 on the 16-core Xeon host, whose rows never run it
-             * (data/lbm/cpu-fp16c-avx512-h100-host-2026-11-26, calls 4 and 5) */
+             * (data/lbm/cpu-fp16c-avx512-h100-host-2026-11-26, calls 4 and 5); so did a second copy
+             * of these loops for regular rows, without their zero terms, 4-10% in pull fp16s,
+             * fp16c and dp (data/lbm/cpu-zero-terms-h200-host-2026-11-28), which the line steps
+             * of pull_nt above take without a copy */
             if (ROW_CS == 1)
                 for (; k + ROW16_W <= xb - xa; k += ROW16_W)
-                    ROW16_BLOCK_(k, k, ROW16_ENC_DST_)
+                    ROW16_BLOCK_(k, k, ROW16_IN_, ROW16_ENC_DST_)
 #endif
             ROW_IVDEP_
             for (; k < xb - xa; k++)
-                ROW_CELL_(ROW_STORE_)
+                ROW_CELL_(ROW_LOAD_, ROW_STORE_)
 #undef ROW_K_
 #undef ROW_STORE_
         }

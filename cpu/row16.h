@@ -7,7 +7,9 @@
  *          10 instructions a block to decode and 16 to encode; GCC (12) vectorises the element-wise
  *          code itself only on 256-bit halves with their widening and narrowing, about 45 and 60
  *          instructions a block, which left aa fp16c at a third of fp16s's rate;
- *   without them the element-wise loop (ROW16_FP16S_HW, ROW16_FP16C_VEC say which). */
+ *   without them the element-wise loop (ROW16_FP16S_HW, ROW16_FP16C_VEC say which).
+ * Where the block's codes are a 256-bit register (ROW16_FP16S_H, ROW16_FP16C_H: AVX-512F), the
+ * conversions take and give that register too, for the masked partial blocks below. */
 #ifndef LBM_ROW16_H
 #define LBM_ROW16_H
 
@@ -38,25 +40,40 @@
 #define ROW16_FP16S_HW 1
 /* nearest even whatever MXCSR says, and no floating-point exceptions raised */
 #define ROW16_RN_ (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#if defined(__AVX512F__)
+#define ROW16_FP16S_H 1
+/* a block's 16 codes in a register to floats, and floats to codes in a register */
+static inline void row16_fp16s_decode_h(float *restrict out, __m256i h)
+{
+    _mm512_storeu_ps(out, _mm512_cvtph_ps(h));
+}
+static inline __m256i row16_fp16s_encode_h(const float *restrict in)
+{
+    return _mm512_cvtps_ph(_mm512_loadu_ps(in), ROW16_RN_);
+}
 static inline void row16_fp16s_decode(float *restrict out, const uint16_t *restrict in)
 {
-#if defined(__AVX512F__)
-    _mm512_storeu_ps(out, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)in)));
-#else
-    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)in)));
-    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + 8))));
-#endif
+    row16_fp16s_decode_h(out, _mm256_loadu_si256((const __m256i *)in));
 }
 static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restrict in)
 {
-#if defined(__AVX512F__)
-    _mm256_storeu_si256((__m256i *)out, _mm512_cvtps_ph(_mm512_loadu_ps(in), ROW16_RN_));
-#else
-    _mm_storeu_si128((__m128i *)out, _mm256_cvtps_ph(_mm256_loadu_ps(in), ROW16_RN_));
-    _mm_storeu_si128((__m128i *)(out + 8), _mm256_cvtps_ph(_mm256_loadu_ps(in + 8), ROW16_RN_));
-#endif
+    _mm256_storeu_si256((__m256i *)out, row16_fp16s_encode_h(in));
 }
 #else
+#define ROW16_FP16S_H 0
+static inline void row16_fp16s_decode(float *restrict out, const uint16_t *restrict in)
+{
+    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)in)));
+    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + 8))));
+}
+static inline void row16_fp16s_encode(uint16_t *restrict out, const float *restrict in)
+{
+    _mm_storeu_si128((__m128i *)out, _mm256_cvtps_ph(_mm256_loadu_ps(in), ROW16_RN_));
+    _mm_storeu_si128((__m128i *)(out + 8), _mm256_cvtps_ph(_mm256_loadu_ps(in + 8), ROW16_RN_));
+}
+#endif
+#else
+#define ROW16_FP16S_H 0
 #define ROW16_FP16S_HW 0
 ROW16_ELEMENTWISE_(fp16s, lbm_fp16s_decode_portable, lbm_fp16s_encode_portable)
 #endif
@@ -68,9 +85,10 @@ ROW16_ELEMENTWISE_(fp16s, lbm_fp16s_decode_portable, lbm_fp16s_encode_portable)
  * exponent field 0) becomes under the same rule 2^-15 (1 + c 2^-11), and its value c 2^-25 is twice
  * that less 2^-14 (exact: Sterbenz), in the same lanes by a masked fused multiply-subtract; the NaN
  * code's quiet NaN; the sign */
-static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restrict in)
+#define ROW16_FP16C_H 1
+static inline void row16_fp16c_decode_h(float *restrict out, __m256i codes)
 {
-    const __m512i h = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)in));
+    const __m512i h = _mm512_cvtepi16_epi32(codes);
     const __m512i c = _mm512_and_si512(h, _mm512_set1_epi32(0x7fff));
     const __m512 d = _mm512_castsi512_ps(
         _mm512_add_epi32(_mm512_slli_epi32(c, 12), _mm512_set1_epi32(112 << 23)));
@@ -87,7 +105,7 @@ static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restr
  * the subnormal range (its lanes by a masked subtraction) by the float addition of 0.25
  * (storage16.h: rounded in that add, here in its embedded nearest-even mode, as the scalar code in
  * the default mode); saturation, NaN, sign */
-static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restrict in)
+static inline __m256i row16_fp16c_encode_h(const float *restrict in)
 {
     const __m512i b = _mm512_castps_si512(_mm512_loadu_ps(in));
     const __m512i a = _mm512_and_si512(b, _mm512_set1_epi32(0x7fffffff));
@@ -106,11 +124,37 @@ static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restr
                               _mm512_set1_epi32(LBM_FP16C_NAN));
     /* (b >> 16 & 0x8000) | c */
     c = _mm512_ternarylogic_epi32(_mm512_srli_epi32(b, 16), _mm512_set1_epi32(0x8000), c, 0xea);
-    _mm256_storeu_si256((__m256i *)out, _mm512_cvtepi32_epi16(c));
+    return _mm512_cvtepi32_epi16(c);
+}
+static inline void row16_fp16c_decode(float *restrict out, const uint16_t *restrict in)
+{
+    row16_fp16c_decode_h(out, _mm256_loadu_si256((const __m256i *)in));
+}
+static inline void row16_fp16c_encode(uint16_t *restrict out, const float *restrict in)
+{
+    _mm256_storeu_si256((__m256i *)out, row16_fp16c_encode_h(in));
 }
 #else
 #define ROW16_FP16C_VEC 0
+#define ROW16_FP16C_H 0
 ROW16_ELEMENTWISE_(fp16c, lbm_fp16c_decode, lbm_fp16c_encode)
+#endif
+
+/* ROW16_MASKED: a block's first r < ROW16_W codes load and store under a lane mask (AVX-512BW/VL),
+ * the other lanes read as zero and left unwritten: the zero-filled copies of the kernels' partial
+ * blocks in two instructions, where the copies were a library call each (38 a partial block) */
+#if defined(__AVX512BW__) && defined(__AVX512VL__) && !defined(LBM_STORAGE16_PORTABLE)
+#define ROW16_MASKED 1
+static inline __m256i row16_load_part(const uint16_t *in, long r)
+{
+    return _mm256_maskz_loadu_epi16((__mmask16)((1u << r) - 1u), in);
+}
+static inline void row16_store_part(uint16_t *out, __m256i h, long r)
+{
+    _mm256_mask_storeu_epi16(out, (__mmask16)((1u << r) - 1u), h);
+}
+#else
+#define ROW16_MASKED 0
 #endif
 
 #endif
