@@ -110,7 +110,10 @@ static const struct options_entry shared[] = {
     {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
     {"precision", 0, "LIST", "sp,dp,fp16s,fp16c (default sp,dp)", NULL, NULL, OPTIONS_PARSE,
      parse_precision},
-    {"reps", 0, "N", "timed repetitions (default %d)", NULL, NULL, OPTIONS_PARSE, parse_reps},
+    {"reps", 0, "N",
+     "timed repetitions (default %d; where an energy counter is read, raised until they last "
+     "its 2 s window: LBMR_ENERGY=off keeps N)",
+     NULL, NULL, OPTIONS_PARSE, parse_reps},
     {"warmup", 0, "N", "untimed %s first (default %d)", NULL, NULL, OPTIONS_PARSE, parse_warmup},
     {"peak-bw", 0, "GBS",
      "theoretical bandwidth for the row (default: gpu from the memory clock and bus width; cpu "

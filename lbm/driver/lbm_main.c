@@ -542,8 +542,8 @@ static int make_grids(struct run_ctx *x, char *err, size_t errlen)
         for (size_t k = 0; k < n; k++) {
             int r = o->ranks.n ? (int)o->ranks.v[k] : dist_size();
             if (r > dist_size()) {
-                snprintf(err, errlen, "--ranks %d: the job has %d rank(s) (mpirun -np N)", r,
-                         dist_size());
+                snprintf(err, errlen, "--ranks %d: the job has %d rank(s) (mpirun -np N%s)", r,
+                         dist_size(), dist_have_mpi() ? "" : "; this build has no MPI");
                 return 1;
             }
             if (dist_dims_create(r, x->decomp[x->ndecomp++])) {

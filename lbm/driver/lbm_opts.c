@@ -28,13 +28,15 @@ static int parse_boxes(const char *opt, const char *text, int cube, size_t top, 
                        int *count, int max, char *err, size_t errlen)
 {
     const char *p = text;
+    /* what the option's boxes look like: a domain or a rank grid */
+    const char *like = cube ? "256x128x64 or 256" : strcmp(opt, "--procs") ? "256x128x64" : "2x2x1";
     for (;;) {
         size_t v[3];
         for (int a = 0; a < 3; a++) {
             char *end;
             if (*p < '0' || *p > '9') {
                 cli_fail(err, errlen, "%s '%s': expected boxes like %s, comma-separated", opt, text,
-                         cube ? "256x128x64 or 256" : "2x2x1");
+                         like);
                 return 1;
             }
             v[a] = strtoul(p, &end, 10);
@@ -47,7 +49,7 @@ static int parse_boxes(const char *opt, const char *text, int cube, size_t top, 
             if (v[a] < 1 || v[a] > top || (a < 2 && *end != 'x') ||
                 (a == 2 && *end != ',' && *end != '\0')) {
                 cli_fail(err, errlen, "%s '%s': expected boxes like %s with edges from 1 to %zu",
-                         opt, text, cube ? "256x128x64" : "2x2x1", top);
+                         opt, text, strcmp(opt, "--procs") ? "256x128x64" : "2x2x1", top);
                 return 1;
             }
             p = end + (a < 2);
@@ -342,7 +344,11 @@ static int settle(struct lbm_opts *o, char *err, size_t errlen)
         o->nhalos = 1;
     }
     if (!o->omega || !(o->omega > 0 && o->omega < 2))
-        return 2 * cli_fail(err, errlen, "--viscosity gives omega %g, outside (0, 2)", o->omega);
+        return 2 * cli_fail(err, errlen,
+                            "--viscosity gives omega %g, outside (0, 2): accepted are viscosities "
+                            "of %.2g or more (dp; sp and the 16-bit lattices: %.2g or more)",
+                            o->omega, (1.0 / nextafter(2.0, 0.0) - 0.5) / 3.0,
+                            (1.0 / (double)nextafterf(2.0f, 0.0f) - 0.5) / 3.0);
     if (o->pads.n == 0) o->pads.n = 1; /* {0} */
     if (o->c.nprecs == 0) {
         o->c.precs[0] = PREC_SP;
@@ -355,7 +361,7 @@ static int settle(struct lbm_opts *o, char *err, size_t errlen)
         if (o->c.precs[i] != PREC_DP && !((float)o->omega < 2.0f))
             return 2 *
                    cli_fail(err, errlen,
-                            "omega %.10g rounds to 2 in %s's single-precision arithmetic: "
+                            "omega %.17g rounds to 2 in %s's single-precision arithmetic: "
                             "accepted there are omega up to %.10g (a viscosity of %.2g or more)",
                             o->omega, prec_name((enum prec)o->c.precs[i]),
                             (double)nextafterf(2.0f, 0.0f),
