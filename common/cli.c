@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,15 +366,15 @@ int cli_check_threads(const struct cli_list *threads, int cpus, int default_thre
     return 0;
 }
 
-int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
+int cli_common_option(int c, int version_code, int argc, char **argv, const struct option *longopts,
                       const char **out_path, void (*usage)(const char *), char *err, size_t errlen)
 {
     if (c == 'o') {
-        if (!*optarg_) {
+        if (!*optarg) {
             cli_fail(err, errlen, "-o: expected a file name");
             return 2;
         }
-        *out_path = optarg_;
+        *out_path = optarg;
         return 0;
     }
     if (c == 'h') {
@@ -385,11 +386,76 @@ int cli_common_option(int c, int version_code, const char *optarg_, char **argv,
         return -1;
     }
     if (c == ':') {
-        cli_fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind_ - 1]);
+        cli_fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
         return 2;
     }
-    cli_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind_ - 1]);
+    cli_bad_option(argc, argv, longopts, err, errlen);
     return 2;
+}
+
+/* The argument that holds the unknown short option c: "-lead.csv" for its 'l'. Inside a cluster
+ * getopt's optind still points at the cluster; after its last character, past it. NULL when
+ * neither holds c (it came some other way). */
+static const char *cluster_of(int argc, char **argv, int c)
+{
+    const char *here = optind < argc ? argv[optind] : NULL;
+    const char *before = optind > 0 && optind - 1 < argc ? argv[optind - 1] : NULL;
+    if (before && before[0] == '-' && before[1] == c && before[2] == '\0') return before;
+    if (here && here[0] == '-' && here[1] != '-' && strchr(here + 1, c)) return here;
+    if (before && before[0] == '-' && before[1] != '-' && strchr(before + 1, c)) return before;
+    return NULL;
+}
+
+/* For a long option arg that getopt refused: the options whose names begin with what arg gives
+ * ("--over": --overlap, --overwrite), joined into names, and how many; *match the one named in
+ * full, else the last one found. */
+static int candidates(const char *arg, const struct option *longopts, char *names, size_t len,
+                      const struct option **match)
+{
+    const size_t n = strcspn(arg + 2, "=");
+    int count = 0, exact = 0;
+    names[0] = '\0';
+    *match = NULL;
+    for (const struct option *l = longopts; l && l->name; l++) {
+        if (strncmp(l->name, arg + 2, n) != 0) continue;
+        if (!exact) *match = l;
+        exact = exact || strlen(l->name) == n;
+        const size_t at = strlen(names);
+        snprintf(names + at, len - at, "%s--%s", count ? ", " : "", l->name);
+        count++;
+    }
+    char *comma = strrchr(names, ','); /* "a, b, c" -> "a, b or c" */
+    if (comma && strlen(names) + 3 < len) {
+        memmove(comma + 3, comma + 1, strlen(comma + 1) + 1);
+        memcpy(comma, " or", 3);
+    }
+    return exact ? 1 : count;
+}
+
+void cli_bad_option(int argc, char **argv, const struct option *longopts, char *err, size_t errlen)
+{
+    const char *arg = optind > 0 && optind - 1 < argc ? argv[optind - 1] : "";
+    const struct option *match = NULL;
+    char names[512];
+    int n;
+
+    if (optopt > 0 && optopt < 256) { /* a short option: perhaps one letter of a cluster */
+        const char *in = cluster_of(argc, argv, optopt);
+        if (in && strlen(in) > 2)
+            cli_fail(err, errlen, "unknown option '-%c' (in '%s'; see --help)", optopt, in);
+        else
+            cli_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
+        return;
+    }
+    n = strncmp(arg, "--", 2) == 0 ? candidates(arg, longopts, names, sizeof names, &match) : 0;
+    if (n > 1)
+        cli_fail(err, errlen, "option '%.*s' is ambiguous: it may be %s (give more of its name)",
+                 (int)strcspn(arg, "="), arg, names);
+    else if (n == 1 && strchr(arg, '=') && match->has_arg == no_argument)
+        cli_fail(err, errlen, "option '--%s' takes no value ('%s' given; see --help)", match->name,
+                 arg);
+    else
+        cli_fail(err, errlen, "unknown option '%s' (see --help)", arg);
 }
 
 int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen)

@@ -81,12 +81,22 @@ int cli_opt_threads(const char *backend, const char *text, struct cli_list *out,
 int cli_check_threads(const struct cli_list *threads, int cpus, int default_threads, char *err,
                       size_t errlen);
 
-/* The options every executable shares, for the tail of its getopt_long switch: c is the
- * option returned, version_code the code of --version. -o/--output sets *out_path; -h prints
+struct option; /* getopt.h's */
+
+/* The options every executable shares, for the tail of its getopt_long switch, right after
+ * getopt_long returned c (it reads optarg, optind and optopt): version_code is the code of
+ * --version, longopts the table given to getopt_long. -o/--output sets *out_path; -h prints
  * usage (the usage function writes to stdout); --version prints the suite version on stdout.
  * Returns 0 (handled), -1 (help or version printed: exit 0), or 2 (bad input, message in err). */
-int cli_common_option(int c, int version_code, const char *optarg_, char **argv, int optind_,
+int cli_common_option(int c, int version_code, int argc, char **argv, const struct option *longopts,
                       const char **out_path, void (*usage)(const char *), char *err, size_t errlen);
+
+/* The one line for an option getopt_long refused ('?' returned, opterr 0), right after it: an
+ * unknown short option by its letter and the cluster it sits in ("-l" in "-lead.csv"), an
+ * abbreviation that fits several long options with their names, a value given to an option that
+ * takes none, anything else by its argument. */
+void cli_bad_option(int argc, char **argv, const struct option *longopts, char *err, size_t errlen);
+
 /* 2 with a message if operands follow the options, else 0. */
 int cli_no_operands(int argc, char **argv, int optind_, char *err, size_t errlen);
 

@@ -298,7 +298,8 @@ int options_parse(int argc, char **argv, const struct options_program *p, void *
             rc = 2 *
                  cli_fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
         } else if (!e) {
-            rc = 2 * cli_fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+            cli_bad_option(argc, argv, longopts, err, errlen);
+            rc = 2;
         } else if (e->only && strcmp(e->only, c->backend) != 0) {
             rc = 2 * cli_fail(err, errlen, "--%s %s", e->name, e->elsewhere);
         } else if (e->action == OPTIONS_HELP) {

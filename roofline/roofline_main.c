@@ -237,7 +237,7 @@ int main(int argc, char **argv)
             plot_dir = optarg;
             break;
         default:
-            rc = cli_common_option(c, OPT_VERSION, optarg, argv, optind, &out_path, usage, err,
+            rc = cli_common_option(c, OPT_VERSION, argc, argv, longopts, &out_path, usage, err,
                                    sizeof err);
             if (rc == -1) return 0;
             if (rc) return cli_error("roofline", 2, "%s", err);

@@ -183,6 +183,8 @@ check_bad "--tolerance PCT is the gate's" --tolerance 3 "$fx/stream.csv" "$fx/lb
 check_bad "is a folder" "$fx" "$fx/lbm.csv"
 check_bad "--baseline $fx is a folder" --baseline "$fx" "$fx/stream.csv" "$fx/lbm.csv"
 check_bad "unknown option" --bogus "$fx/lbm.csv"
+check_bad "unknown option '-l' (in '-lead.csv'" "$fx/lbm.csv" -lead.csv
+check_bad "'--t' is ambiguous: it may be --table or --tolerance" --t "$fx/lbm.csv"
 check_bad "choose one" --summary --baseline "$fx/lbm.csv" "$fx/lbm.csv"
 
 # 6. the gate must be able to fail on a noisy host (repetitions spread 35%)

@@ -1,4 +1,6 @@
-/* test_cli.c: the list syntax, good and bad. */
+/* test_cli.c: the list syntax, good and bad; the line for a refused option. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
 #include <string.h>
 
 #include "check.h"
@@ -24,6 +26,67 @@ static int refused(const char *text, int suffix, size_t lo, size_t hi)
 {
     err[0] = '\0';
     return cli_parse_list(text, suffix, lo, hi, &l, err, sizeof err) != 0 && err[0] != '\0';
+}
+
+/* The line cli_bad_option gives for the first option getopt_long refuses in args (NULL-ended,
+ * the program name first), over a table like the programs': -o FILE and -h short, --overlap and
+ * --overwrite sharing a beginning. */
+static const char *refusal(const char *const *args)
+{
+    static const struct option longopts[] = {
+        {"overlap", required_argument, 0, 256}, {"overwrite", no_argument, 0, 257},
+        {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, 258},
+        {"check", no_argument, 0, 259},         {0, 0, 0, 0},
+    };
+    char *argv[16];
+    int argc = 0, c;
+    while (args[argc] && argc < 15) {
+        argv[argc] = (char *)args[argc];
+        argc++;
+    }
+    argv[argc] = NULL;
+    opterr = 0;
+    optind = 0; /* glibc: a full reset, also of a half-parsed cluster */
+    err[0] = '\0';
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        if (c == '?') {
+            cli_bad_option(argc, argv, longopts, err, sizeof err);
+            break;
+        }
+    }
+    return err;
+}
+
+/* refusal(args) holds want */
+static int refusal_says(const char *want, const char *const *args)
+{
+    const char *got = refusal(args);
+    if (strstr(got, want)) return 1;
+    fprintf(stderr, "  refusal: '%s', expected it to hold '%s'\n", got, want);
+    return 0;
+}
+
+static void check_option_lines(void)
+{
+    /* a short option inside a cluster: its letter and the cluster, not a neighbouring argument */
+    CHECK(refusal_says("unknown option '-l' (in '-lead.csv'",
+                       (const char *[]){"roofline", "st.csv", "-lead.csv", NULL}));
+    CHECK(refusal_says("unknown option '-l' (in '-lead'", (const char *[]){"prog", "-lead", NULL}));
+    CHECK(refusal_says("unknown option '-x' (in '-xyz'",
+                       (const char *[]){"prog", "--size", "8", "-xyz", NULL}));
+    CHECK(refusal_says("unknown option '-x' (see",
+                       (const char *[]){"prog", "--size", "8", "-x", NULL}));
+    /* the cluster's last letter: getopt has moved past the cluster */
+    CHECK(refusal_says("unknown option '-x' (in '-hx'", (const char *[]){"prog", "-hx", NULL}));
+    /* an abbreviation of two options: ambiguous, both named */
+    CHECK(refusal_says("'--over' is ambiguous: it may be --overlap or --overwrite",
+                       (const char *[]){"prog", "--over", "on", NULL}));
+    CHECK(refusal_says("'--o' is ambiguous: it may be --overlap, --overwrite or --output",
+                       (const char *[]){"prog", "--o=x", NULL}));
+    CHECK(refusal_says("option '--check' takes no value",
+                       (const char *[]){"prog", "--check=1", NULL}));
+    CHECK(refusal_says("unknown option '--bogus' (see",
+                       (const char *[]){"prog", "--size", "8", "--bogus", NULL}));
 }
 
 int main(void)
@@ -116,5 +179,6 @@ int main(void)
     CHECK(strstr(err, "copy,copy_nt,copy19") != NULL); /* the message lists what is accepted */
     CHECK(cli_parse_names("", names, 3, idx, &count, err, sizeof err) != 0);
     CHECK(cli_parse_names("copy,", names, 3, idx, &count, err, sizeof err) != 0);
+    check_option_lines();
     return check_report("test_cli");
 }
