@@ -49,9 +49,10 @@ static int column_at(const char *line, size_t pos, char *name, size_t namelen)
 }
 
 /* --append onto a non-empty file: it must start with exactly our header and end in a newline. */
-static int check_append(struct output *o, const char *header, size_t hlen, long long size,
-                        char *err, size_t errlen)
+static int check_append(struct output *o, long long size, char *err, size_t errlen)
 {
+    const char *header = o->header;
+    const size_t hlen = o->hlen;
     char *head = malloc(hlen + 1);
     char last = 0, mine[48], theirs[48];
     ssize_t got;
@@ -114,17 +115,48 @@ static int check_append(struct output *o, const char *header, size_t hlen, long 
     return 1;
 }
 
-/* Opens path for writing without changing it; sets fd, created, regular. */
-static int open_path(struct output *o, const char *path, char *err, size_t errlen)
+/* For --check, where path does not exist: 0 if a run could make it, else the errno its open
+ * would fail with (the folder missing, not a folder, not writable). Nothing is made. */
+static int creatable(const char *path)
 {
     struct stat st;
-    o->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    char *dir, *slash;
+    int e = 0;
+    if (lstat(path, &st) == 0) return ENOENT; /* a dangling symbolic link: open follows it */
+    if (errno != ENOENT) return errno;
+    dir = strdup(path);
+    if (!dir) return ENOMEM;
+    slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        slash[slash == dir] = '\0'; /* "/x.csv": the root folder */
+    if (stat(dir, &st))
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (access(dir, W_OK | X_OK))
+        e = errno;
+    free(dir);
+    return e;
+}
+
+/* Opens path for writing without changing it; sets fd, created, regular. dry (--check): makes
+ * nothing; a path that does not exist but could be made leaves fd at -1. */
+static int open_path(struct output *o, const char *path, int dry, char *err, size_t errlen)
+{
+    struct stat st;
+    o->fd = dry ? -1 : open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (o->fd >= 0) {
         o->created = 1;
-    } else if (errno == EEXIST) {
+    } else if (dry || errno == EEXIST) {
         o->fd = open(path, O_RDWR | O_CLOEXEC);
         if (o->fd < 0 && errno == EACCES) /* write-only: fine unless --append must read it */
             o->fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (o->fd < 0 && dry && errno == ENOENT) {
+            errno = creatable(path);
+            if (errno == 0) return 0;
+        }
     }
     if (o->fd < 0) {
         cli_fail(err, errlen, "-o %s: %s", path, strerror(errno));
@@ -139,11 +171,13 @@ static int open_path(struct output *o, const char *path, char *err, size_t errle
     return 0;
 }
 
-/* Lock, then refuse, start afresh or check for --append. Returns 0, 2 or OUTPUT_EXIT. */
-static int claim(struct output *o, enum output_mode mode, const char *header, size_t hlen,
-                 char *err, size_t errlen)
+#define CLAIM_AGAIN (-1) /* the path names another file than the one locked: open it again */
+
+/* Lock, then refuse, mark for emptying at the first row, or check for --append. Nothing in the
+ * file changes here. Returns 0, 2, OUTPUT_EXIT or CLAIM_AGAIN. */
+static int claim(struct output *o, enum output_mode mode, char *err, size_t errlen)
 {
-    struct stat st;
+    struct stat st, named;
     if (flock(o->fd, LOCK_EX | LOCK_NB)) {
         if (errno == EWOULDBLOCK)
             cli_fail(err, errlen,
@@ -154,10 +188,15 @@ static int claim(struct output *o, enum output_mode mode, const char *header, si
             cli_fail(err, errlen, "-o %s: cannot lock it: %s", o->name, strerror(errno));
         return 2;
     }
+    o->locked = 1;
     if (fstat(o->fd, &st)) { /* again: the run that held the lock may have written */
         cli_fail(err, errlen, "-o %s: %s", o->name, strerror(errno));
         return 2;
     }
+    /* the run that held the lock may have removed the file as it ended (no row written): this
+     * descriptor then holds a file no one will see */
+    if (stat(o->name, &named) || named.st_dev != st.st_dev || named.st_ino != st.st_ino)
+        return CLAIM_AGAIN;
     if (st.st_size == 0) return 0;
     switch (mode) {
     case OUTPUT_NEW:
@@ -167,14 +206,15 @@ static int claim(struct output *o, enum output_mode mode, const char *header, si
                  o->name);
         return 2;
     case OUTPUT_OVERWRITE:
-        if (ftruncate(o->fd, 0)) {
-            cli_fail(err, errlen, "-o %s: cannot empty it: %s", o->name, strerror(errno));
-            return OUTPUT_EXIT;
-        }
+        /* emptied at the first row (output_commit): a run that ends before it leaves it as it
+         * was */
+        o->empty_first = 1;
         return 0;
     case OUTPUT_APPEND:
-        if (check_append(o, header, hlen, (long long)st.st_size, err, errlen)) return 2;
+        if (check_append(o, (long long)st.st_size, err, errlen)) return 2;
         o->good = (long long)st.st_size;
+        free(o->header); /* the file has it */
+        o->header = NULL;
         if (lseek(o->fd, (off_t)o->good, SEEK_SET) < 0) {
             cli_fail(err, errlen, "-o %s: %s", o->name, strerror(errno));
             return OUTPUT_EXIT;
@@ -184,25 +224,57 @@ static int claim(struct output *o, enum output_mode mode, const char *header, si
     return 0;
 }
 
-int output_open(struct output *o, const char *path, enum output_mode mode,
-                int (*write_header)(FILE *), char *err, size_t errlen)
+/* -o FILE: opened (made, unless dry), locked and claimed in mode. A file removed or replaced
+ * between its open and its lock (a run that made it and wrote no row removes it as it ends) is
+ * opened again. Returns 0, 2 or OUTPUT_EXIT. */
+static int open_file(struct output *o, const char *path, enum output_mode mode, int dry, char *err,
+                     size_t errlen)
 {
-    char *header = NULL;
-    size_t hlen = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        int rc = open_path(o, path, dry, err, errlen);
+        if (rc) return 2;
+        if (o->fd < 0) return 0; /* dry: a file a run would make */
+        if (!o->regular) {
+            if (mode != OUTPUT_APPEND) return 0;
+            cli_fail(err, errlen, "-o %s: --append needs a regular file (its header is checked)",
+                     path);
+            return 2;
+        }
+        /* a file size limit (ulimit -f) then fails the write with EFBIG, which is cut back like
+         * a full disk, instead of killing the program in the middle of a row */
+        if (!dry) signal(SIGXFSZ, SIG_IGN);
+        rc = claim(o, mode, err, errlen);
+        if (rc != CLAIM_AGAIN) return rc;
+        close(o->fd); /* not ours to remove: another run's, or gone */
+        o->fd = -1;
+        o->own = o->created = o->locked = 0;
+    }
+    cli_fail(err, errlen,
+             "-o %s: the file was removed or replaced each time this run opened it; choose "
+             "another file",
+             path);
+    return 2;
+}
+
+/* output_open and output_check: the same checks, dry making and changing nothing. */
+static int start(struct output *o, const char *path, enum output_mode mode,
+                 int (*write_header)(FILE *), int dry, char *err, size_t errlen)
+{
     FILE *h;
     int rc = 0;
 
     memset(o, 0, sizeof *o);
     o->fd = -1;
-    h = open_memstream(&header, &hlen);
-    if (!h || write_header(h) || fclose(h)) {
+    h = open_memstream(&o->header, &o->hlen);
+    if (!h || write_header(h) || fclose(h) || o->hlen == 0) {
         cli_fail(err, errlen, "cannot format the CSV header: %s", strerror(errno));
-        free(header);
+        free(o->header);
+        o->header = NULL;
         return OUTPUT_EXIT;
     }
     /* a reader that goes away (`| head`) then fails the write with EPIPE, which is reported and
      * exits OUTPUT_EXIT like any write error, instead of killing the program unannounced */
-    signal(SIGPIPE, SIG_IGN);
+    if (!dry) signal(SIGPIPE, SIG_IGN);
     if (!path || strcmp(path, "-") == 0) {
         o->name = "stdout";
         o->fd = STDOUT_FILENO;
@@ -213,37 +285,31 @@ int output_open(struct output *o, const char *path, enum output_mode mode,
         }
     } else {
         o->name = path;
-        if (open_path(o, path, err, errlen)) {
-            rc = 2;
-        } else if (o->regular) {
-            /* a file size limit (ulimit -f) then fails the write with EFBIG, which is cut back
-             * like a full disk, instead of killing the program in the middle of a row */
-            signal(SIGXFSZ, SIG_IGN);
-            rc = claim(o, mode, header, hlen, err, errlen);
-        } else if (mode == OUTPUT_APPEND) {
-            cli_fail(err, errlen, "-o %s: --append needs a regular file (its header is checked)",
-                     path);
-            rc = 2;
-        }
+        rc = open_file(o, path, mode, dry, err, errlen);
     }
-    if (!rc) {
+    if (!rc && !dry) {
         o->mem = open_memstream(&o->buf, &o->len);
         if (!o->mem) {
             cli_fail(err, errlen, "%s: %s", o->name, strerror(errno));
             rc = OUTPUT_EXIT;
         }
     }
-    if (!rc && o->good == 0) { /* a new or emptied file, or stdout: the header first */
-        rc = output_commit(o, fputs(header, o->mem) == EOF, err, errlen);
-        o->rows = 0;
-    }
-    free(header);
-    if (rc) {
-        if (rc == OUTPUT_EXIT && o->created)
-            unlink(path); /* the file this run made holds nothing worth keeping */
-        output_close(o, NULL, 0);
-        o->created = 0;
-    }
+    if (rc) output_close(o, NULL, 0);
+    return rc;
+}
+
+int output_open(struct output *o, const char *path, enum output_mode mode,
+                int (*write_header)(FILE *), char *err, size_t errlen)
+{
+    return start(o, path, mode, write_header, 0, err, errlen);
+}
+
+int output_check(const char *path, enum output_mode mode, int (*write_header)(FILE *), char *err,
+                 size_t errlen)
+{
+    struct output o;
+    int rc = start(&o, path, mode, write_header, 1, err, errlen);
+    output_close(&o, NULL, 0);
     return rc;
 }
 
@@ -252,32 +318,53 @@ FILE *output_stream(struct output *o)
     return o->mem;
 }
 
+/* Writes n bytes of buf to fd whole (again after EINTR): 0, or the errno of the failure. */
+static int write_whole(int fd, const char *buf, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return w < 0 ? errno : EIO;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* The header before the first row, in the same piece of work: a file is emptied (--overwrite)
+ * and headed only once there is a row to put under the header. 0, or why not (errno in *e). */
+static const char *write_row(struct output *o, size_t n, long long *added, int *e)
+{
+    if (o->empty_first && (ftruncate(o->fd, 0) || lseek(o->fd, 0, SEEK_SET) != 0)) {
+        *e = errno;
+        return "cannot empty it";
+    }
+    o->empty_first = 0;
+    *e = o->header ? write_whole(o->fd, o->header, o->hlen) : 0;
+    if (!*e) *e = write_whole(o->fd, o->buf, n);
+    *added = (long long)n + (o->header ? (long long)o->hlen : 0);
+    return *e ? "cannot write" : NULL;
+}
+
 int output_commit(struct output *o, int format_failed, char *err, size_t errlen)
 {
     const char *why = NULL;
     int e = 0;
     off_t n = 0;
+    long long added = 0;
 
     if (format_failed || fflush(o->mem) || ferror(o->mem) || (n = ftello(o->mem)) < 0) {
         why = "cannot format the row";
         e = errno ? errno : ENOMEM;
     } else {
-        for (off_t done = 0; done < n;) {
-            ssize_t w = write(o->fd, o->buf + done, (size_t)(n - done));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) {
-                why = "cannot write";
-                e = w < 0 ? errno : EIO;
-                break;
-            }
-            done += w;
-        }
+        why = write_row(o, (size_t)n, &added, &e);
     }
     clearerr(o->mem);
     fseeko(o->mem, 0, SEEK_SET); /* the next row starts the buffer afresh */
     if (!why) {
-        o->good += (long long)n;
+        o->good += added;
         o->rows++;
+        free(o->header); /* written */
+        o->header = NULL;
         return 0;
     }
     if (o->regular) {
@@ -300,6 +387,14 @@ int output_commit(struct output *o, int format_failed, char *err, size_t errlen)
 int output_close(struct output *o, char *err, size_t errlen)
 {
     int rc = 0;
+    /* A file this run made and wrote no row to (an error, a signal or a failed write before
+     * it) is removed, while the lock still keeps other runs out. Empty: rows another run wrote
+     * between this one's open and its lock are not this run's to remove. */
+    struct stat st;
+    if (o->created && o->locked && o->header && fstat(o->fd, &st) == 0 && st.st_size == 0)
+        unlink(o->name);
+    free(o->header);
+    o->header = NULL;
     if (o->mem) fclose(o->mem);
     free(o->buf);
     o->mem = NULL;
@@ -309,6 +404,6 @@ int output_close(struct output *o, char *err, size_t errlen)
         rc = OUTPUT_EXIT;
     }
     o->fd = -1;
-    o->own = 0;
+    o->own = o->created = o->locked = 0;
     return rc;
 }

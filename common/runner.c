@@ -99,10 +99,15 @@ int runner_run(struct runner *r)
     r->output.fd = -1;
     rc = all_max(r, prepare(r));
     if (rc) goto done;
-    if (r->check_only) {
-        if (r->rank == 0)
-            fprintf(stderr, "%s: --check: %zu case(s), every one accepted; none run\n", r->prog,
-                    r->ncases);
+    if (r->check_only) { /* the output's refusals too, the file made and changed in no way */
+        if (r->rank == 0) {
+            rc = output_check(r->out, r->out_mode, csv_write_header, err, sizeof err);
+            if (rc)
+                rc = cli_error(r->prog, rc, "%s", err);
+            else
+                fprintf(stderr, "%s: --check: %zu case(s), every one accepted; none run\n", r->prog,
+                        r->ncases);
+        }
         goto done;
     }
     if (r->rank == 0) { /* rank 0 alone writes the CSV */

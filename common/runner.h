@@ -55,7 +55,7 @@ struct runner {
     bool energy_enabled;
     const char *energy_why_off; /* why the meter is off when not energy_enabled */
     int ntimes;                 /* room in times to start with */
-    int check_only;             /* --check: return after the cases' check, nothing opened or run */
+    int check_only; /* --check: return after the cases' and the output's check, nothing run */
     /* the runner's, for the drivers' run(): */
     double *times; /* seconds, one per timed repetition (stats_reserve grows it) */
     struct energy_session energy;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # check_only.sh BIN ARGS...: BIN ARGS --check makes and checks its cases and runs none: exit 0,
 # nothing on stdout, no -o file, and stderr's last line says how many cases it accepted. The
-# same with a bad argument added: exit 2, its one line (the main job checks SUITE_*_ARGS so):
-# an unknown option inside a cluster, or an abbreviation of several, named as what it is.
+# same with a bad argument added: exit 2, its one line (the main job checks SUITE_*_ARGS so). The
+# output's refusals too, as a run gives them, with the file made, emptied and written in no way:
+# --append to stdout, a missing folder, an existing file, --append onto another header. And an
+# unknown option inside a cluster, or an abbreviation of several, named as what it is.
 set -u
 bin=$1
 shift
@@ -29,6 +31,21 @@ refused() {
     [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -q -- "$want" "$tmp/stderr" &&
         [ ! -s "$tmp/stdout" ] || fail "$*: exit $rc, expected 2 and '$want': $(cat "$tmp/stderr")"
 }
+refused "not to stdout" "$@" --append
 refused "unknown option '-x' (in '-xyz'" "$@" -xyz
 refused "'--o' is ambiguous: it may be " "$@" --o x
+refused "not to stdout" "$@" --overwrite
+refused "No such file or directory" "$@" -o "$tmp/no/such/folder/out.csv"
+[ -e "$tmp/no" ] && fail "a missing folder was made"
+printf 'schema,version,when\n1,x,y\n' >"$tmp/other.csv"
+sum=$(cksum <"$tmp/other.csv")
+refused "exists and is not empty" "$@" -o "$tmp/other.csv"
+refused "header differs" "$@" -o "$tmp/other.csv" --append
+"$bin" "$@" --check -o "$tmp/other.csv" --overwrite >"$tmp/stdout" 2>"$tmp/stderr" ||
+    fail "--overwrite --check: exit $?: $(cat "$tmp/stderr")"
+[ "$(cksum <"$tmp/other.csv")" = "$sum" ] || fail "--check changed an existing -o file"
+: >"$tmp/empty.csv"
+"$bin" "$@" --check -o "$tmp/empty.csv" --append >"$tmp/stdout" 2>"$tmp/stderr" ||
+    fail "--append --check onto an empty file: exit $?: $(cat "$tmp/stderr")"
+[ -s "$tmp/empty.csv" ] && fail "--check wrote into an empty -o file"
 echo "check_only: accepted and refused as a run would be, nothing run"

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL WHEN ARGS...: starts a sweep writing to a
 # file and sends the signal: WHEN=row once the first row is there, WHEN=only during the only
-# case (once the header is there; ARGS then name one case whose repetitions last far longer than
-# the time allowed), WHEN=setup half a second after the header, while the only case's arrays or
-# lattices are still being allocated and written (exit within 1 s), WHEN=append as for row,
+# case (once the file is there; ARGS then name one case whose repetitions last far longer than
+# the time allowed), WHEN=setup half a second after the file appeared, while the only case's arrays
+# or lattices are still being allocated and written (exit within 1 s), WHEN=append as for row,
 # twice: the second process adds to the first one's file with --append, as the main job's rounds
 # do. Expected: exit status 130 within EXIT_S seconds of the signal, a note of the interruption
 # on stderr, a file whose every row is complete and verified (roofline reads it), and for
-# WHEN=only and WHEN=setup no row at all: the unfinished case is dropped; for WHEN=append one
-# header, the first process's rows kept and the second's added.
+# WHEN=only and WHEN=setup no file at all: the unfinished case is dropped, and the file the run
+# made and wrote no row to is removed (its header goes out with the first row); for
+# WHEN=append one header, the first process's rows kept and the second's added.
 set -u
 bin=$1 check=$2 roofline=$3 bench=$4 sig=$5 when=$6
 shift 6
 exit_s=5 # "stop within about a second", with room for a loaded machine
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-case "$when" in row | append) need=2 ;; only | setup) need=1 ;; *) echo "interrupt.sh: WHEN is row, only, setup or append"; exit 2 ;; esac
+case "$when" in row | append) need=2 ;; only | setup) need=0 ;; *) echo "interrupt.sh: WHEN is row, only, setup or append"; exit 2 ;; esac
 [ "$when" = setup ] && exit_s=${INTERRUPT_SETUP_EXIT_S:-1} # a sanitizer build: more (its free)
 mode=()
 if [ "$when" = append ]; then # the first round: interrupted after its first row, checked below
@@ -31,8 +32,8 @@ if [ $# -ge 2 ] && [ "${*: -2:1}" = --keep ]; then # the file outlives this run,
 fi
 "$bin" "$@" "${mode[@]}" -o "$tmp/out.csv" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do # at most 60 s for the first row (or the header)
-    [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo 0)" -ge "$need" ] && break
+for _ in $(seq 600); do # at most 60 s for the first row (need 0: for the file)
+    [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo -1)" -ge "$need" ] && break
     kill -0 "$pid" 2>/dev/null || break # it ended (or refused) before that: said below
     sleep 0.1
 done
@@ -62,15 +63,15 @@ fi
 wait "$pid"
 rc=$?
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-rows=$(($(wc -l <"$tmp/out.csv") - 1))
 cat "$tmp/err"
 [ "$rc" -eq 130 ] || { echo "exit status $rc, expected 130"; exit 1; }
 grep -q "interrupted" "$tmp/err" || { echo "no note of the interruption on stderr"; exit 1; }
-[ "$(tail -c 1 "$tmp/out.csv" | od -An -c | tr -d ' ')" = '\n' ] || { echo "the file ends in a partial row"; exit 1; }
 if [ "$when" = only ] || [ "$when" = setup ]; then
-    [ "$rows" -eq 0 ] || { echo "$rows row(s) of an unfinished case"; exit 1; }
-    head -1 "$tmp/out.csv" | grep -q '^schema,version,' || { echo "the header is missing"; exit 1; }
+    [ -e "$tmp/out.csv" ] && { echo "a file without rows left behind: $(wc -l <"$tmp/out.csv") line(s)"; exit 1; }
+    rows=0
 else
+    rows=$(($(wc -l <"$tmp/out.csv") - 1))
+    [ "$(tail -c 1 "$tmp/out.csv" | od -An -c | tr -d ' ')" = '\n' ] || { echo "the file ends in a partial row"; exit 1; }
     "$check" "$tmp/out.csv" --bench "$bench" || { echo "the rows left are not all complete and verified"; exit 1; }
     "$roofline" --summary "$tmp/out.csv" >"$tmp/summary.csv" || { echo "roofline cannot read the file"; exit 1; }
 fi

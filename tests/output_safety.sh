@@ -5,7 +5,9 @@
 # written (/dev/full, a file size limit, a full tmpfs where one can be mounted), the file cut back
 # to its last complete row; exit 2 and the file untouched for an existing file without
 # --overwrite/--append, for --append onto another header, and while another run holds the file;
-# any path works; -o - is stdout; --help and --version go to stdout with exit 0.
+# a run interrupted before its first row leaves an old file as it was (--overwrite) and no file
+# it made; any path works; -o - is stdout; --help and
+# --version go to stdout with exit 0.
 set -u
 bin=$1 check=$2 bench=$3
 shift 3
@@ -119,8 +121,8 @@ fi
 h="$tmp/locked.csv"
 "$bin" "${long[@]}" -o "$h" 2>"$tmp/long_err" >/dev/null &
 pid=$!
-for _ in $(seq 600); do # at most 60 s for the header
-    [ -s "$h" ] && break
+for _ in $(seq 600); do # at most 60 s for the file (its header comes with the first row)
+    [ -e "$h" ] && break
     sleep 0.1
 done
 for mode in --append --overwrite; do
@@ -136,9 +138,39 @@ for _ in $(seq 300); do # it stops within an update; at most 30 s before it is k
 done
 kill -0 "$pid" 2>/dev/null && { fail "the long run ignored SIGTERM"; kill -KILL "$pid"; }
 wait "$pid"
-[ "$(head -c 7 "$h")" = "schema," ] && [ "$(grep -c '^schema,' "$h")" -eq 1 ] &&
-    [ "$(tail -c 1 "$h" | od -An -c | tr -d ' ')" = '\n' ] &&
-    ok "the first run's file is intact" || fail "the first run's file was changed by the second"
+# the long run made the file and wrote no row: it removes it, and the refused writers left none
+[ ! -e "$h" ] && ok "the first run's file, made and given no row, removed; nothing else left" ||
+    fail "the first run's file is still there ($(wc -c <"$h") bytes) though it has no row"
+
+# 5a. interrupted before the first row: --overwrite leaves the old file as it was, a fresh file
+# is removed (no header-only file for the next plain -o to refuse)
+interrupt_early() { # interrupt_early FILE ARGS...: the long run, SIGINT once it has the file
+    local file=$1
+    shift
+    "$bin" "${long[@]}" -o "$file" "$@" 2>"$tmp/err" >/dev/null &
+    pid=$!
+    for _ in $(seq 600); do
+        [ -e "$file" ] && break
+        sleep 0.1
+    done
+    sleep 0.5 # past the open, inside the only case
+    kill -INT "$pid"
+    wait "$pid"
+}
+cp "$f" "$tmp/keep.csv"
+sum=$(cksum <"$tmp/keep.csv")
+interrupt_early "$tmp/keep.csv" --overwrite
+rc=$?
+[ "$rc" -eq 130 ] && [ "$(cksum <"$tmp/keep.csv")" = "$sum" ] &&
+    ok "--overwrite interrupted before its first row: exit 130, the old file as it was" ||
+    fail "--overwrite interrupted before its first row: exit $rc, $(wc -l <"$tmp/keep.csv") lines left of $((rows + 1))"
+interrupt_early "$tmp/fresh.csv"
+rc=$?
+[ "$rc" -eq 130 ] && [ ! -e "$tmp/fresh.csv" ] &&
+    ok "a fresh file interrupted before its first row: exit 130, no file left" ||
+    fail "a fresh file interrupted before its first row: exit $rc, $(wc -c <"$tmp/fresh.csv" 2>&1) bytes left"
+run 0 "-o the interrupted run's file" "${args[@]}" -o "$tmp/fresh.csv" && complete "$tmp/fresh.csv" &&
+    ok "the next plain -o takes the same path" || fail "the next plain -o refused the interrupted run's path"
 
 # 5b. a reader that goes away (`| head -c 10`): exit 3 and one line, not a silent SIGPIPE
 "$bin" "${args[@]}" 2>"$tmp/err" | head -c 10 >/dev/null
