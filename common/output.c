@@ -42,13 +42,16 @@ static int column_at(const char *line, size_t pos, char *name, size_t namelen)
             start = i + 1;
         }
     }
-    for (end = start; line[end] && line[end] != ',' && line[end] != '\n'; end++)
+    for (end = start; line[end] && line[end] != ',' && line[end] != '\n' && line[end] != '\r';
+         end++)
         ;
     snprintf(name, namelen, "%.*s", (int)(end - start > 40 ? 40 : end - start), line + start);
     return col;
 }
 
-/* --append onto a non-empty file: it must start with exactly our header and end in a newline. */
+/* --append onto a non-empty file: it must start with exactly our header and end in a newline. A
+ * file of CRLF lines (saved by a Windows editor or tool) with the same header is taken as it is:
+ * crlf is set, and its rows are written with CRLF too, so that the file stays consistent. */
 static int check_append(struct output *o, long long size, char *err, size_t errlen)
 {
     const char *header = o->header;
@@ -71,7 +74,9 @@ static int check_append(struct output *o, long long size, char *err, size_t errl
         return 1;
     }
     head[got] = '\0';
-    if ((size_t)got == hlen && memcmp(head, header, hlen) == 0) {
+    o->crlf = (size_t)got == hlen && memcmp(head, header, hlen - 1) == 0 &&
+              head[hlen - 1] == '\r' && pread(o->fd, &last, 1, (off_t)hlen) == 1 && last == '\n';
+    if (o->crlf || ((size_t)got == hlen && memcmp(head, header, hlen) == 0)) {
         free(head);
         if (pread(o->fd, &last, 1, (off_t)(size - 1)) != 1 || last != '\n') {
             cli_fail(err, errlen,
@@ -99,9 +104,11 @@ static int check_append(struct output *o, long long size, char *err, size_t errl
                  o->name, column_at(header, pos, mine, sizeof mine) + 1);
     } else if (file_ends && header[pos] == '\n') { /* the same columns, the line not ended */
         cli_fail(err, errlen,
-                 "-o %s: --append: its header line does not end (no newline after it); repair "
-                 "it or choose another file",
-                 o->name);
+                 "-o %s: --append: its header line does not end (%s); repair it or choose "
+                 "another file",
+                 o->name,
+                 head[pos] == '\r' ? "a carriage return with no newline after it"
+                                   : "no newline after it");
     } else {
         col = column_at(header, pos, mine, sizeof mine);
         column_at(head, pos, theirs, sizeof theirs);
@@ -330,18 +337,38 @@ static int write_whole(int fd, const char *buf, size_t n)
     return 0;
 }
 
+/* The row with each "\n" as "\r\n", for a file of CRLF lines (malloc'd; *n updated), or NULL. */
+static char *crlf_copy(const char *row, size_t *n)
+{
+    char *out = malloc(2 * *n + 1);
+    size_t k = 0;
+    for (size_t i = 0; out && i < *n; i++) {
+        if (row[i] == '\n') out[k++] = '\r';
+        out[k++] = row[i];
+    }
+    *n = k;
+    return out;
+}
+
 /* The header before the first row, in the same piece of work: a file is emptied (--overwrite)
  * and headed only once there is a row to put under the header. 0, or why not (errno in *e). */
 static const char *write_row(struct output *o, size_t n, long long *added, int *e)
 {
+    char *row = o->crlf ? crlf_copy(o->buf, &n) : o->buf;
+    if (!row) {
+        *e = ENOMEM;
+        return "cannot format the row";
+    }
     if (o->empty_first && (ftruncate(o->fd, 0) || lseek(o->fd, 0, SEEK_SET) != 0)) {
         *e = errno;
+        if (row != o->buf) free(row);
         return "cannot empty it";
     }
     o->empty_first = 0;
     *e = o->header ? write_whole(o->fd, o->header, o->hlen) : 0;
-    if (!*e) *e = write_whole(o->fd, o->buf, n);
+    if (!*e) *e = write_whole(o->fd, row, n);
     *added = (long long)n + (o->header ? (long long)o->hlen : 0);
+    if (row != o->buf) free(row);
     return *e ? "cannot write" : NULL;
 }
 

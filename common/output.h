@@ -47,6 +47,7 @@ struct output {
     int created;     /* this run created the file */
     int locked;      /* this run holds the file's lock */
     int empty_first; /* --overwrite: empty the file before the first row */
+    int crlf;        /* --append onto a file of CRLF lines: rows are written so too */
     char *header;    /* the header line until it is written (with the first row), else NULL */
     size_t hlen;
     long long good; /* bytes up to the end of the last complete row (regular files) */

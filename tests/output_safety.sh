@@ -6,7 +6,7 @@
 # to its last complete row; exit 2 and the file untouched for an existing file without
 # --overwrite/--append, for --append onto another header, and while another run holds the file;
 # a run interrupted before its first row leaves an old file as it was (--overwrite) and no file
-# it made; any path works; -o - is stdout; --help and
+# it made; --append takes a file of CRLF lines; any path works; -o - is stdout; --help and
 # --version go to stdout with exit 0.
 set -u
 bin=$1 check=$2 bench=$3
@@ -115,6 +115,22 @@ if run 2 "--append onto a partial row" "${args[@]}" -o "$tmp/partial.csv" --appe
     [ "$(cksum <"$tmp/partial.csv")" = "$sum" ] && grep -q "complete row" "$tmp/err" &&
         ok "--append onto a partial row refused: $(cat "$tmp/err")" ||
         fail "--append changed a file that ends in a partial row"
+fi
+
+# 4b. --append onto a file of CRLF lines with the same header: taken, its new rows CRLF too
+tr -d '\r' <"$f" | sed 's/$/\r/' >"$tmp/crlf.csv"
+if run 0 "--append onto CRLF lines" "${args[@]}" -o "$tmp/crlf.csv" --append; then
+    lines=$(wc -l <"$tmp/crlf.csv")
+    [ "$lines" -eq $((2 * rows + 1)) ] && [ "$(grep -c $'\r$' "$tmp/crlf.csv")" -eq "$lines" ] &&
+        [ "$(grep -c '^schema,' "$tmp/crlf.csv")" -eq 1 ] &&
+        ok "--append onto CRLF lines: $rows rows added, CRLF like the rest" ||
+        fail "--append onto CRLF lines: $lines lines, $(grep -c $'\r$' "$tmp/crlf.csv") of them CRLF"
+fi
+
+printf 'schema,when\r\n1,x\r\n' >"$tmp/crlf-other.csv"
+if run 2 "--append onto another header of CRLF lines" "${args[@]}" -o "$tmp/crlf-other.csv" --append; then
+    grep -q "('when' in the file" "$tmp/err" && ok "--append onto another CRLF header: $(cat "$tmp/err")" ||
+        fail "--append onto another CRLF header: the column not named as in the file"
 fi
 
 # 5. a second writer while a run holds the file: refused, the first run's file intact
