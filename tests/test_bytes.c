@@ -157,6 +157,33 @@ int main(void)
         c.write_offset = 3;
         CHECK(stream_layout(&c, 4096, 192, &l) == 0 && l.nsrc == 0 && l.ndst == 1 &&
               l.dst[0] == 12 && l.total == l.stride);
+        /* an offset the kernel does not apply leaves its layout as it was: store has no source,
+         * load no destination (the driver gives each one case for the unused offset) */
+        struct stream_layout l2;
+        c.read_offset = 4000;
+        CHECK(stream_layout(&c, 4096, 192, &l2) == 0 && l2.stride == l.stride &&
+              l2.dst[0] == l.dst[0] && l2.total == l.total);
+        c.kernel = STREAM_LOAD;
+        c.read_offset = 1;
+        c.write_offset = 0;
+        CHECK(stream_layout(&c, 4096, 192, &l) == 0);
+        c.write_offset = 4000;
+        CHECK(stream_layout(&c, 4096, 192, &l2) == 0 && l2.stride == l.stride &&
+              l2.src[0] == l.src[0] && l2.total == l.total);
+    }
+    /* the offsets each kernel applies: a source's read offset where it loads, a destination's
+     * write offset where it stores into an array of its own */
+    for (int k = 0; k < STREAM_KERNEL_COUNT; k++) {
+        int loads, stores, rd = -1, wr = -1;
+        CHECK(stream_kernel_arrays((enum stream_kernel)k, &loads, &stores) == 0);
+        CHECK(stream_kernel_offsets((enum stream_kernel)k, &rd, &wr) == 0);
+        CHECK(rd == (loads > 0) && wr == (stores > 0 && k != STREAM_UPDATE));
+    }
+    {
+        int rd, wr;
+        CHECK(stream_kernel_offsets(STREAM_STORE, &rd, &wr) == 0 && rd == 0 && wr == 1);
+        CHECK(stream_kernel_offsets(STREAM_LOAD, &rd, &wr) == 0 && rd == 1 && wr == 0);
+        CHECK(stream_kernel_offsets(STREAM_KERNEL_COUNT, &rd, &wr) != 0);
     }
     return check_report("test_bytes");
 }

@@ -247,19 +247,26 @@ static int expand(void *ctx, struct runner *r)
             if (stream_prec_supported((enum stream_kernel)o->kernels[ki], (enum prec)o->c.precs[pi],
                                       why, sizeof why))
                 continue; /* kernels by default: not this precision's (main refused the rest) */
-            /* an in-place kernel's one array sits at the read offset: one write offset for it */
-            const int one_array = stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
-            const size_t nwo = one_array ? 1 : o->write_offsets.n;
+            /* an offset the kernel does not apply would only relabel the same measurement: one
+             * case for it, written 0 (store reads nothing, load writes nothing), except an
+             * in-place kernel's write offset, which is its one array's read offset */
+            int reads, writes;
+            stream_kernel_offsets((enum stream_kernel)o->kernels[ki], &reads, &writes);
+            const int in_place = stream_kernel_in_place((enum stream_kernel)o->kernels[ki]) == 1;
+            const size_t nro = reads ? o->read_offsets.n : 1;
+            const size_t nwo = writes ? o->write_offsets.n : 1;
             for (size_t si = 0; si < nsizes; si++) {
-                for (size_t ri = 0; ri < o->read_offsets.n; ri++) {
+                for (size_t ri = 0; ri < nro; ri++) {
                     for (size_t wi = 0; wi < nwo; wi++) {
                         struct stream_case c;
                         memset(&c, 0, sizeof c);
                         c.kernel = (enum stream_kernel)o->kernels[ki];
                         c.prec = (enum prec)o->c.precs[pi];
                         c.n = elements_for(x->dev, o, si, c.kernel, c.prec);
-                        c.read_offset = o->read_offsets.v[ri];
-                        c.write_offset = one_array ? c.read_offset : o->write_offsets.v[wi];
+                        c.read_offset = reads ? o->read_offsets.v[ri] : 0;
+                        c.write_offset = in_place ? c.read_offset
+                                         : writes ? o->write_offsets.v[wi]
+                                                  : 0;
                         if (expand_launch(x, r, c)) return 1;
                     }
                 }

@@ -84,11 +84,13 @@ static const struct options_entry entries[] = {
      "pattern); _nt: non-temporal stores (cpu); copy19: D3Q19 traffic, 38 arrays; memcpy: "
      "cudaMemcpy (gpu)",
      NULL, NULL, OPTIONS_PARSE, parse_kernel},
-    {"read-offset", 0, "LIST", "elements the source starts past an aligned address (default 0)",
+    {"read-offset", 0, "LIST",
+     "elements the source starts past an aligned address (default 0; store, which reads "
+     "nothing, runs once, with read_offset 0)",
      NULL, NULL, OPTIONS_PARSE, parse_read_offset},
     {"write-offset", 0, "LIST",
-     "elements the destination starts past it (default 0; update's one array takes the read "
-     "offset)",
+     "elements the destination starts past it (default 0; load, which writes nothing, runs once, "
+     "with write_offset 0; update's one array takes the read offset)",
      NULL, NULL, OPTIONS_PARSE, parse_write_offset},
     {"block", 0, "LIST", "gpu: threads per block, multiples of 32 up to 1024", GPU_ONLY,
      OPTIONS_PARSE, parse_block},

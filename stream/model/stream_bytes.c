@@ -33,6 +33,14 @@ int stream_kernel_in_place(enum stream_kernel k)
     return (unsigned)k < STREAM_KERNEL_COUNT ? weights[k].st == STREAM_ST_INPLACE : -1;
 }
 
+int stream_kernel_offsets(enum stream_kernel k, int *read, int *write)
+{
+    if ((unsigned)k >= STREAM_KERNEL_COUNT) return 1;
+    *read = weights[k].loads > 0;
+    *write = weights[k].stores > 0 && weights[k].st != STREAM_ST_INPLACE;
+    return 0;
+}
+
 int stream_prec_supported(enum stream_kernel k, enum prec p, char *why, size_t whylen)
 {
     const int copy = k == STREAM_COPY || k == STREAM_COPY_NT || k == STREAM_COPY19 ||

@@ -58,6 +58,11 @@ int stream_kernel_nt(enum stream_kernel k);
 /* 1 if the kernel reads and writes one array in place (its one source is its one destination), 0
  * if not, -1 for no kernel. */
 int stream_kernel_in_place(enum stream_kernel k);
+/* Which of a case's offsets kernel k applies: *read 1 if it has a source (loads), *write 1 if it
+ * has a destination of its own (stores, not in place: an in-place kernel's one array sits at the
+ * read offset). An offset a kernel does not apply changes nothing it measures. 0, or 1 for no
+ * kernel. */
+int stream_kernel_offsets(enum stream_kernel k, int *read, int *write);
 /* 0 if kernel k has a form in precision p, else 1 with the one-line reason in why: the 16-bit
  * precisions name a 2-byte element (fp16s; fp16c's copy is the same bits), which only the
  * copies, moving bits, have. */
