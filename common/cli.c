@@ -116,6 +116,17 @@ static int push(struct cli_list *out, size_t v, const char *text, char *err, siz
     return 0;
 }
 
+/* Euclid's; gcd(0, b) = b, so the first step starts it */
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* One item: value, a:b, a:b:step or a:b:xF. `item` is a writable copy. */
 static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo, size_t hi,
                       struct cli_list *out, char *err, size_t errlen)
@@ -156,6 +167,7 @@ static int parse_item(char *item, const char *whole, int allow_suffix, size_t lo
                 return 1;
             }
             if (!geometric && (out->min_step == 0 || step < out->min_step)) out->min_step = step;
+            if (!geometric) out->step_gcd = gcd(out->step_gcd, step);
         }
         if (geometric && a == 0) {
             cli_fail(err, errlen, "'%s': a geometric range cannot start at 0%s", whole,
@@ -191,6 +203,7 @@ int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, str
 
     out->n = 0;
     out->min_step = 0;
+    out->step_gcd = 0;
     if (len == 0) {
         cli_fail(err, errlen, "empty list: expected %s", LIST_FORM);
         return 1;

@@ -15,6 +15,8 @@ extern "C" {
 struct cli_list {
     size_t n;
     size_t min_step; /* smallest arithmetic step a:b:step given; 0 if none */
+    size_t step_gcd; /* greatest common divisor of those steps (a unit divides every step if it
+                      * divides this); 0 if none */
     size_t v[CLI_LIST_MAX];
 };
 
@@ -40,7 +42,8 @@ int cli_parse_value(const char *text, int allow_suffix, size_t *out, char *err, 
 /* A comma-separated list whose items are values or ranges: "a:b:step" (arithmetic) or
  * "a:b:xF" (geometric, factor F >= 2); "a:b" means step 1, or with allow_suffix (byte sizes)
  * factor 2 ("1K:4K" = 1K,2K,4K). Every value must lie in [lo, hi]; out->min_step keeps the
- * smallest arithmetic step, for callers whose values come in units (elements).
+ * smallest arithmetic step and out->step_gcd their greatest common divisor, for callers whose
+ * values come in units (elements).
  * Values keep their order; duplicates are kept (the user asked for them). */
 int cli_parse_list(const char *text, int allow_suffix, size_t lo, size_t hi, struct cli_list *out,
                    char *err, size_t errlen);

@@ -62,7 +62,6 @@ static int prepare(struct runner *r)
             return r->rank == 0 ? cli_error(r->prog, 2, "%s", why) : 2;
         largest = bytes > largest ? bytes : largest;
     }
-    if (r->note && r->rank == 0) fprintf(stderr, "%s: %s\n", r->prog, r->note);
     if (r->memory_available > 0 && (double)largest > 0.9 * (double)r->memory_available) {
         if (r->rank == 0)
             cli_error(r->prog, 2, "%s needs %.2f GiB%s but only %.2f GiB are available: %s",
@@ -70,6 +69,8 @@ static int prepare(struct runner *r)
                       r->memory_available / 1073741824.0, r->needs_hint);
         return 2;
     }
+    /* after the last refusal: bad input gets its one line on stderr, no note before it */
+    if (r->note && r->rank == 0) fprintf(stderr, "%s: %s\n", r->prog, r->note);
     r->times = malloc((size_t)r->ntimes * sizeof *r->times);
     if (!r->times) return cli_error(r->prog, 1, "out of memory");
     return 0;

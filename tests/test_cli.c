@@ -141,6 +141,11 @@ int main(void)
     CHECK(list_is("3:5", 0, f, 3) && l.min_step == 0);
     CHECK(list_is("1K:2K:512,8:16:4", 1, (const size_t[]){1024, 1536, 2048, 8, 12, 16}, 6));
     CHECK(l.min_step == 4); /* the smallest step, for a caller's check against its unit */
+    CHECK(l.step_gcd == 4); /* and what divides every step (512 and 4) */
+    CHECK(cli_parse_list("1K:2K:24,4K:5K:36,64", 1, 0, (size_t)1 << 50, &l, err, sizeof err) == 0 &&
+          l.min_step == 24 && l.step_gcd == 12); /* 36 is no multiple of 8: the gcd says so */
+    CHECK(list_is("64,1K:4K:x2", 1, (const size_t[]){64, 1024, 2048, 4096}, 4) &&
+          l.step_gcd == 0); /* a factor is no step */
     CHECK(refused("0:4K", 1, 0, (size_t)1 << 50));
     CHECK(cli_parse_value("1MB", 1, &v, err, sizeof err) == 0 && v == 1000 * 1000);
     CHECK(cli_parse_value("1MiB", 1, &v, err, sizeof err) == 0 && v == 1024 * 1024);

@@ -24,6 +24,10 @@ struct run_ctx {
     const struct stream_opts *o;
     const struct stream_device *dev;
     const struct sysinfo_host *host;
+    /* [precision index x sizes.n + size index]: 1 where an earlier --size of the list gives the
+     * same element count in that precision (the case runs once, as a size named twice); NULL
+     * without --size */
+    const unsigned char *size_dup;
 };
 
 static const char *prog = "stream";
@@ -37,7 +41,44 @@ static size_t elements_for(const struct stream_device *d, const struct stream_op
     /* default: copy19 spreads copy's working set over its 38 arrays; STREAM's kernels (up to 3
      * arrays) keep the default per array, as STREAM sizes each array */
     if (!o->sizes.n && loads > 2) bytes /= (size_t)loads;
-    return bytes / prec_size(p);
+    return bytes / prec_size(p); /* whole elements, rounded down (size_elements says so) */
+}
+
+/* The sizes in whole elements: a size that is not a multiple of the element rounds down (STREAM
+ * and BabelStream size their arrays in elements), and one that then comes to the element count of
+ * a size before it is marked in dup (nprecs x sizes.n, zeroed) to run once. note: one line for
+ * stderr when any size was rounded, else empty. */
+static void size_elements(const struct stream_opts *o, unsigned char *dup, char *note, size_t len)
+{
+    const size_t n = o->sizes.n;
+    size_t rounded = 0, dups = 0;
+    note[0] = '\0';
+    for (int pi = 0; pi < o->c.nprecs; pi++) {
+        const enum prec p = (enum prec)o->c.precs[pi];
+        const size_t es = prec_size(p);
+        for (size_t si = 0; si < n; si++) {
+            const size_t b = o->sizes.v[si];
+            if (b % es == 0) continue; /* distinct whole sizes: cli_opt_list removed repeats */
+            if (rounded++ == 0)
+                snprintf(note, len,
+                         "--size %zu bytes is not a whole number of %s elements (%zu bytes): it "
+                         "runs as %zu elements (%zu bytes)",
+                         b, prec_name(p), es, b / es, b / es * es);
+            /* two sizes of one element count: at least one of them is rounded, so looking from
+             * every rounded one finds each pair; the later of the two is the repeat */
+            for (size_t sj = 0; sj < n; sj++)
+                if (sj != si && o->sizes.v[sj] / es == b / es)
+                    dup[(size_t)pi * n + (sj < si ? si : sj)] = 1;
+        }
+        for (size_t si = 0; si < n; si++)
+            dups += dup[(size_t)pi * n + si];
+    }
+    if (rounded > 1)
+        snprintf(note + strlen(note), len - strlen(note),
+                 "; %zu more rounded down likewise (counted per precision)", rounded - 1);
+    if (dups)
+        snprintf(note + strlen(note), len - strlen(note),
+                 "; %zu come to an element count an earlier size has and do not run again", dups);
 }
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct stream_case *c,
@@ -256,6 +297,7 @@ static int expand(void *ctx, struct runner *r)
             const size_t nro = reads ? o->read_offsets.n : 1;
             const size_t nwo = writes ? o->write_offsets.n : 1;
             for (size_t si = 0; si < nsizes; si++) {
+                if (x->size_dup && x->size_dup[(size_t)pi * nsizes + si]) continue;
                 for (size_t ri = 0; ri < nro; ri++) {
                     for (size_t wi = 0; wi < nwo; wi++) {
                         struct stream_case c;
@@ -307,7 +349,7 @@ int main(int argc, char **argv)
     struct stream_opts *o = calloc(1, sizeof *o);
     struct stream_device dev;
     struct sysinfo_host host;
-    struct run_ctx x = {o, &dev, &host};
+    struct run_ctx x = {o, &dev, &host, NULL};
     struct runner r;
     char err[512];
     int rc;
@@ -349,6 +391,17 @@ int main(int argc, char **argv)
             return cli_error(prog, 2, "%s", err);
         }
     }
+    char size_note[512];
+    unsigned char *dup = NULL;
+    if (o->sizes.n) {
+        dup = calloc((size_t)o->c.nprecs * o->sizes.n, 1);
+        if (!dup) {
+            free(o);
+            return cli_error(prog, 1, "out of memory");
+        }
+        size_elements(o, dup, size_note, sizeof size_note);
+        x.size_dup = dup;
+    }
     sysinfo_host_get(&host);
     memset(&r, 0, sizeof r);
     r.prog = prog;
@@ -360,13 +413,14 @@ int main(int argc, char **argv)
     r.needs_what = "the largest case";
     r.needs_per = "";
     r.needs_hint = "choose a smaller --size (bytes per array)";
-    r.note = o->sizes.n ? NULL : dev.default_why;
+    r.note = !o->sizes.n ? dev.default_why : size_note[0] ? size_note : NULL;
     r.energy_enabled = true;
     r.energy_why_off = "";
     r.ntimes = o->c.reps > o->c.warmup ? o->c.reps : o->c.warmup;
     r.quiet.probe = o->c.quiet_wait_off ? NULL : dev.dev.clock_probe;
     r.check_only = o->c.check_only;
     rc = runner_run(&r);
+    free(dup);
     free(o);
     return rc;
 }

@@ -73,8 +73,10 @@ static const struct options_entry entries[] = {
     {"size", 0, "LIST",
      "bytes per array: suffix KiB/MiB/GiB/TiB or bare K/M/G/T (powers of 1024), KB/MB/GB/TB "
      "(powers of 1000); a list like 1M,64M or a range 1M:1G:x2, 1M:1G (the same: no step "
-     "doubles) or 1M:2M:64K (a step of at least one element) (default: cpu 4x the last-level "
-     "cache, gpu 1 GiB; copy19 kernels: that total over 38 arrays)",
+     "doubles) or 1M:2M:64K (a step of whole elements); at least 64 bytes. A size that is not a "
+     "whole number of elements is rounded down to whole ones (said once on stderr); sizes that "
+     "round to the same element count run once (default: cpu 4x the last-level cache, gpu 1 GiB; "
+     "copy19 kernels: that total over 38 arrays)",
      NULL, NULL, OPTIONS_PARSE, parse_size},
     {"kernel", 0, "LIST",
      "comma-separated (default: all this backend supports; with fp16s those that have a 2-byte "
@@ -133,6 +135,17 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
                      "--size: a step of %zu bytes is less than one %s element (%zu "
                      "bytes); use a larger step, or a:b (doubling) or a:b:xF",
                      o->sizes.min_step, prec_name((enum prec)o->c.precs[i]), es);
+            return 2;
+        }
+        /* 1K:2K:12 in dp would round to 128, 129, 131, ... elements: uneven, 130 skipped */
+        if (o->sizes.step_gcd % es) {
+            cli_fail(err, errlen,
+                     "--size: a range step of %zu bytes%s is not a whole number of %s elements "
+                     "(%zu bytes), so the sizes would not be evenly spaced in elements; use a "
+                     "multiple of %zu bytes, or a:b (doubling) or a:b:xF",
+                     o->sizes.step_gcd,
+                     o->sizes.step_gcd == o->sizes.min_step ? "" : " (the steps' common divisor)",
+                     prec_name((enum prec)o->c.precs[i]), es, es);
             return 2;
         }
     }
