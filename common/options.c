@@ -105,11 +105,10 @@ static int parse_quiet_wait(void *p, const char *a, char *err, size_t errlen)
     "repetition counts, as before"
 /* clang-format on */
 
-/* reps' and warmup's help are formats of the program's defaults (options_usage) */
+/* precision's, reps' and warmup's help are formats of the program's own (options_usage) */
 static const struct options_entry shared[] = {
     {NULL, 0, NULL, "Options of every executable:", NULL, NULL, OPTIONS_PARSE, NULL},
-    {"precision", 0, "LIST", "sp,dp,fp16s,fp16c (default sp,dp)", NULL, NULL, OPTIONS_PARSE,
-     parse_precision},
+    {"precision", 0, "LIST", "%s (default sp,dp)", NULL, NULL, OPTIONS_PARSE, parse_precision},
     {"reps", 0, "N",
      "timed repetitions (default %d; where an energy counter is read, raised until they last "
      "its 2 s window: LBMR_ENERGY=off keeps N)",
@@ -193,7 +192,11 @@ static void usage_entry(const struct options_entry *e, int col, const struct opt
         snprintf(help, sizeof help, e->help, d->reps);
     else if (e->parse == parse_warmup)
         snprintf(help, sizeof help, e->help, d->warmup_help, d->warmup);
-    else
+    else if (e->parse == parse_precision) { /* the program's list: stream has no fp16c */
+        char all[64];
+        cli_join_names(prec_names, PREC_COUNT, all, sizeof all);
+        snprintf(help, sizeof help, e->help, d->precisions ? d->precisions : all);
+    } else
         snprintf(help, sizeof help, "%s", e->help);
     w = printf("  %s", name);
     if (w + 2 > col) { /* too wide for the column: the help below it */

@@ -37,7 +37,9 @@ struct options_common {
     const char *backend;     /* "cpu" or "gpu": which options apply */
     int reps_max;            /* --reps N: 1..reps_max */
     const char *warmup_help; /* --warmup's help: a format with one %d, the default */
-    int reps, warmup;        /* their defaults, then what was given */
+    /* --precision's help: the precisions the program runs ("sp,dp,fp16s"); NULL: every one */
+    const char *precisions;
+    int reps, warmup; /* their defaults, then what was given */
     /* filled by options_parse: */
     struct cli_list threads; /* cpu OpenMP threads, one row each; n == 0: the runtime's default */
     int precs[PREC_COUNT],

@@ -110,6 +110,24 @@ static const struct options_program program = {
     "Measures STREAM bandwidth; writes CSV (schema 1) to stdout or -o FILE.", entries,
     sizeof entries / sizeof entries[0], NULL};
 
+/* --precision's help: the precisions some kernel has a form in (stream_prec_supported, which
+ * main refuses the others by), so the list cannot drift from what runs: no fp16c */
+static const char *stream_precisions(void)
+{
+    static char names[64];
+    char why[256];
+    names[0] = '\0';
+    for (int p = 0; p < PREC_COUNT; p++) {
+        int any = 0;
+        for (int k = 0; k < STREAM_KERNEL_COUNT && !any; k++)
+            any = !stream_prec_supported((enum stream_kernel)k, (enum prec)p, why, sizeof why);
+        if (any)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? "," : "", prec_name((enum prec)p));
+    }
+    return names;
+}
+
 int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_opts *o, char *err,
                       size_t errlen)
 {
@@ -120,6 +138,7 @@ int stream_opts_parse(int argc, char **argv, const char *backend, struct stream_
     o->c.reps_max = 1000000;
     o->c.warmup = 2;
     o->c.warmup_help = "runs";
+    o->c.precisions = stream_precisions();
     o->read_offsets.n = o->write_offsets.n = 1; /* {0} */
     rc = options_parse(argc, argv, &program, o, &o->c, err, errlen);
     if (rc) return rc;
