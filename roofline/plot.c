@@ -60,6 +60,102 @@ static FILE *open_in(const char *dir, const char *name)
     return f;
 }
 
+/* the plots roof_plot writes into its folder: NAME.dat and NAME.gp each, NAME.svg by gnuplot */
+static const char *const plot_names[] = {"roofline", "size", "padding", "energy"};
+static const char *const plot_exts[] = {".dat", ".gp", ".svg"};
+
+/* The last name of path (writable) and its length, trailing slashes left out. */
+static const char *last_name(const char *path, size_t *len)
+{
+    size_t n = strlen(path), s;
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    for (s = n; s > 0 && path[s - 1] != '/'; s--)
+        ;
+    *len = n - s;
+    return path + s;
+}
+
+/* Cuts path (writable, at least 2 bytes) to its folder: "." for a bare name, "/" at the root. */
+static void cut_to_folder(char *path)
+{
+    size_t len, s;
+    s = (size_t)(last_name(path, &len) - path);
+    while (s > 1 && path[s - 1] == '/')
+        s--;
+    if (s == 0)
+        strcpy(path, ".");
+    else
+        path[s] = '\0';
+}
+
+/* 1 when paths a and b name one file, whether or not it exists yet: the same inode, or, where
+ * neither is there (a folder --plot is to make), the same last name in the same folder, asked
+ * the same way up the path (each step up ends at a folder that exists: "." or "/" at last). */
+static int same_file(const char *a, const char *b)
+{
+    char *x = malloc(strlen(a) + 2), *y = malloc(strlen(b) + 2);
+    int same = 0;
+    if (!x || !y) { /* then no answer: said as "the same", so -o refuses rather than clobbers */
+        free(x);
+        free(y);
+        return 1;
+    }
+    strcpy(x, a);
+    strcpy(y, b);
+    for (;;) {
+        struct stat sx, sy;
+        size_t nx, ny;
+        const int ex = stat(x, &sx) == 0, ey = stat(y, &sy) == 0;
+        if (ex || ey) {
+            same = ex && ey && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+            break;
+        }
+        const char *bx = last_name(x, &nx), *by = last_name(y, &ny);
+        if (nx == 1 && *bx == '.') { /* "new/.": the folder itself */
+            cut_to_folder(x);
+            continue;
+        }
+        if (ny == 1 && *by == '.') {
+            cut_to_folder(y);
+            continue;
+        }
+        if (nx != ny || strncmp(bx, by, nx) != 0) break;
+        cut_to_folder(x);
+        cut_to_folder(y);
+    }
+    free(x);
+    free(y);
+    return same;
+}
+
+int roof_plot_writes(const char *dir, const char *path, char *what, size_t len)
+{
+    const size_t room = strlen(dir) + 32;
+    char *p = malloc(room);
+    int hit = 0;
+    if (!p) { /* no answer: refused rather than clobbered */
+        snprintf(what, len, "perhaps a file of --plot %s (out of memory to tell)", dir);
+        return 1;
+    }
+    if (same_file(path, dir)) {
+        snprintf(what, len, "the --plot folder itself");
+        hit = 1;
+    }
+    for (size_t i = 0; !hit && i < sizeof plot_names / sizeof plot_names[0]; i++) {
+        for (size_t e = 0; !hit && e < sizeof plot_exts / sizeof plot_exts[0]; e++) {
+            snprintf(p, room, "%s/%s%s", dir, plot_names[i], plot_exts[e]);
+            if (same_file(path, p)) {
+                snprintf(what, len, "%s%s of --plot %s, which the report would replace",
+                         plot_names[i], plot_exts[e], dir);
+                hit = 1;
+            }
+        }
+    }
+    free(p);
+    return hit;
+}
+
 static void remove_in(const char *dir, const char *name)
 {
     char path[4096];
@@ -541,7 +637,7 @@ static int run_gnuplot(const char *dir, const char *script)
 
 int roof_plot(const char *dir, const struct csv_table *t)
 {
-    static const char *const names[] = {"roofline", "size", "padding", "energy"};
+    const char *const *names = plot_names;
     struct roof_ceilings *c = NULL;
     int rc = 0;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {

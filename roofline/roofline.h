@@ -35,6 +35,9 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
  * gnuplot when it is installed.
  * 0; 2 when dir cannot be made or written; 3 when gnuplot fails or is killed. */
 int roof_plot(const char *dir, const struct csv_table *t);
+/* 1 when path names a file roof_plot writes into dir (or dir itself), existing yet or not, with
+ * which in what (for the refusal); else 0. */
+int roof_plot_writes(const char *dir, const char *path, char *what, size_t len);
 
 /* CSV output helpers: a text field or a number (empty when NaN), then a comma or the newline. */
 static inline void roof_str(FILE *f, const char *s, int last)

@@ -50,7 +50,7 @@ static void usage(const char *prog)
         "                       (SVG with gnuplot; .gp and .dat files in any case)\n"
         "  -o, --output FILE    write CSV there instead of stdout; FILE is replaced once the\n"
         "                       report is complete (a failed run leaves it as it was) and\n"
-        "                       may not be one of the input files\n"
+        "                       may not be one of the input files nor of the plots\n"
         "  -h, --help           this text;  --version  the suite version\n"
         "Exit status: 0 ok, 1 regression or failed verification, 2 bad input, 3 an output\n"
         "that cannot be written.\n",
@@ -263,6 +263,10 @@ int main(int argc, char **argv)
     if (tol_given && !baseline) /* else a gate meant to be run would go unrun, unsaid */
         return cli_error("roofline", 2, "--tolerance PCT is the gate's: give --baseline FILE too");
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
+    /* the plots are written first: -o on one of them would swap its data for the report */
+    if (out_path && plot_dir && roof_plot_writes(plot_dir, out_path, err, sizeof err))
+        return cli_error("roofline", 2, "-o %s: that is %s; name a file outside the plots",
+                         out_path, err);
     rc = read_inputs(argv + optind, argc - optind, &cur, names, sizeof names);
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");

@@ -240,6 +240,21 @@ mkdir "$tmp/o8" && cp "$fx/stream.csv" "$fx/lbm.csv" "$tmp/o8/"
 "$rl" "$tmp/o8/stream.csv" "$tmp/o8/lbm.csv" -o "$tmp/o8/lbm.csv" 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && cmp -s "$fx/lbm.csv" "$tmp/o8/lbm.csv" && grep -q "an input of this report" "$tmp/e" &&
     ok "-o an input: exit 2, input intact" || bad "-o an input: rc $rc, $(cat "$tmp/e")"
+# nor a file of the plots: -o on one of them (or on the folder), whether the folder is there yet
+# or not, under any spelling or through a link, is refused before any plot or CSV is written
+(cd "$tmp/o8" && PATH=/nonexistent "$rl" stream.csv lbm.csv --plot pl -o pl/roofline.dat) 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ ! -e "$tmp/o8/pl" ] && grep -q "roofline.dat of --plot pl" "$tmp/e" &&
+    ok "-o a plot file of a new folder: exit 2, nothing written ($(cat "$tmp/e"))" || bad "-o a plot file: rc $rc, $(cat "$tmp/e")"
+PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o8/pl" >/dev/null 2>&1 && cp "$tmp/o8/pl/size.dat" "$tmp/size.dat" &&
+    ln -s pl/padding.gp "$tmp/o8/pad-link" || bad "plots for the -o checks"
+for o in "$tmp/o8/pl//size.dat" "$tmp/o8/./pl/energy.svg" "$tmp/o8/pad-link" "$tmp/o8/pl/"; do
+    PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o8/pl" -o "$o" >"$tmp/o" 2>"$tmp/e"; rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ ! -s "$tmp/o" ] && cmp -s "$tmp/size.dat" "$tmp/o8/pl/size.dat" &&
+        ok "-o $o: exit 2, plots intact ($(cat "$tmp/e"))" || bad "-o $o: rc $rc, $(cat "$tmp/e")"
+done
+PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o8/pl" -o "$tmp/o8/pl/report.csv" 2>/dev/null &&
+    cmp -s "$tmp/o8/pl/report.csv" "$tmp/r.csv" && ok "-o beside the plots, not one of them: written" || bad "-o beside the plots"
+rm -rf "$tmp/o8/pl" "$tmp/o8/pad-link"
 echo keep >"$tmp/o8/old.csv"
 "$rl" "$tmp/o8/stream.csv" -o "$tmp/o8/old.csv" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] && [ "$(cat "$tmp/o8/old.csv")" = keep ] && ok "failed report: the old -o file kept" ||
