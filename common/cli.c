@@ -306,13 +306,15 @@ int cli_opt_double(const char *opt, const char *text, double lo, double hi, doub
                    size_t errlen)
 {
     char *end;
+    /* decimal only, as every other number the options take: strtod alone reads 0x10 as 16 */
+    const int hex = strpbrk(text, "xX") != NULL;
     double v = strtod(text, &end);
-    if (*end || end == text || !isfinite(v) || !(v > lo && v < hi)) {
-        cli_fail(err, errlen, "%s '%s': expected a number between %g and %g (exclusive)", opt, text,
-                 lo, hi);
+    if (hex || *end || end == text || !isfinite(v) || !(v > lo && v < hi)) {
+        cli_fail(err, errlen, "%s '%s': expected a decimal number between %g and %g (exclusive)",
+                 opt, text, lo, hi);
         return 1;
     }
-    *out = v;
+    *out = v + 0.0; /* -0 as 0: a row never reads lid_ux=-0 */
     return 0;
 }
 

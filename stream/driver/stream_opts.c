@@ -76,7 +76,7 @@ static const struct options_entry entries[] = {
      "doubles) or 1M:2M:64K (a step of whole elements); at least 64 bytes. A size that is not a "
      "whole number of elements is rounded down to whole ones (said once on stderr); sizes that "
      "round to the same element count run once (default: cpu 4x the last-level cache, gpu 1 GiB; "
-     "copy19 kernels: that total over 38 arrays)",
+     "copy19 kernels: copy's two arrays' bytes spread over their 38)",
      NULL, NULL, OPTIONS_PARSE, parse_size},
     {"kernel", 0, "LIST",
      "comma-separated (default: all this backend supports; with fp16s those that have a 2-byte "
