@@ -443,7 +443,14 @@ int roof_summary(FILE *out, const struct csv_table *t)
         roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
         roof_num(out, peak, 0);
         roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
-        roof_num(out, h.cells > 0 ? (double)h.cells : NAN, 0);
+        /* the summary's figures are sp's and dp's: a machine whose LBM rows are all 16-bit has
+         * none, and the cells of its rows would stand beside empty figures */
+        if (!sp && !dp && h.cells > 0)
+            fprintf(stderr,
+                    "roofline: --summary: %s (%s) has LBM rows in 16-bit precisions only; the "
+                    "summary's figures are sp and dp, the report and --table hold those rows\n",
+                    mr->host, mr->device);
+        roof_num(out, h.cells > 0 && (sp || dp) ? (double)h.cells : NAN, 0);
         roof_num(out, sp ? sp->mflups : NAN, 0);
         roof_num(out, ok_sp ? es.pct : NAN, 0);
         roof_num(out, dp ? dp->mflups : NAN, 0);

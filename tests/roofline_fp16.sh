@@ -29,4 +29,13 @@ v=$(col "$tmp/r.csv" flags "gpuhost,.*,fp16c,")
 [ "$v" = no_ceiling ] && ok "fp16c without a 2-byte copy: no_ceiling" || bad "gpu fp16c flags '$v'"
 grep -q "no stream copy rows for host gpuhost.*precision fp16s" "$tmp/r.err" &&
     ok "stderr names the missing fp16s copy" || bad "stderr: $(cat "$tmp/r.err")"
+# --summary's figures are sp and dp: a machine with 16-bit LBM rows only gets empty figures (its
+# cells too) and one line on stderr saying where its rows are
+"$rl" --summary "$fx/stream.csv" "$fx/stream-fp16.csv" "$fx/lbm-fp16.csv" >"$tmp/s.csv" 2>"$tmp/s.err"
+rc=$?
+v=$(col "$tmp/s.csv" lbm_cells "nodeA,")
+[ $rc -eq 0 ] && [ -z "$v" ] && ok "summary of 16-bit rows only: no figures, no cells" ||
+    bad "summary exit $rc, lbm_cells '$v'"
+grep -q "nodeA.*16-bit precisions only" "$tmp/s.err" && ok "summary: stderr says the rows are 16-bit" ||
+    bad "summary stderr: $(cat "$tmp/s.err")"
 [ $fails -eq 0 ] && echo "roofline_fp16: ok" || { echo "roofline_fp16: $fails failed" >&2; exit 1; }
