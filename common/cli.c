@@ -454,7 +454,11 @@ void cli_bad_option(int argc, char **argv, const struct option *longopts, char *
     char names[512];
     int n;
 
-    if (optopt > 0 && optopt < 256) { /* a short option: perhaps one letter of a cluster */
+    n = strncmp(arg, "--", 2) == 0 ? candidates(arg, longopts, names, sizeof names, &match) : 0;
+    /* getopt sets optopt to a refused long option's val too (--help=x: 'h'): a short option is
+     * one whose letter is not that of the long option just read */
+    const int long_read = n == 1 && match && match->val == optopt;
+    if (optopt > 0 && optopt < 256 && !long_read) { /* perhaps one letter of a cluster */
         const char *in = cluster_of(argc, argv, optopt);
         if (in && strlen(in) > 2)
             cli_fail(err, errlen, "unknown option '-%c' (in '%s'; see --help)", optopt, in);
@@ -462,7 +466,6 @@ void cli_bad_option(int argc, char **argv, const struct option *longopts, char *
             cli_fail(err, errlen, "unknown option '-%c' (see --help)", optopt);
         return;
     }
-    n = strncmp(arg, "--", 2) == 0 ? candidates(arg, longopts, names, sizeof names, &match) : 0;
     if (n > 1)
         cli_fail(err, errlen, "option '%.*s' is ambiguous: it may be %s (give more of its name)",
                  (int)strcspn(arg, "="), arg, names);

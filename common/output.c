@@ -417,8 +417,11 @@ int output_close(struct output *o, char *err, size_t errlen)
     /* A file this run made and wrote no row to (an error, a signal or a failed write before
      * it) is removed, while the lock still keeps other runs out. Empty: rows another run wrote
      * between this one's open and its lock are not this run's to remove. */
-    struct stat st;
-    if (o->created && o->locked && o->header && fstat(o->fd, &st) == 0 && st.st_size == 0)
+    struct stat st, named;
+    /* and only while its name still names this file: one removed and made again by another run
+     * in the meantime is that run's */
+    if (o->created && o->locked && o->header && fstat(o->fd, &st) == 0 && st.st_size == 0 &&
+        stat(o->name, &named) == 0 && named.st_dev == st.st_dev && named.st_ino == st.st_ino)
         unlink(o->name);
     free(o->header);
     o->header = NULL;

@@ -69,8 +69,6 @@ static int prepare(struct runner *r)
                       r->memory_available / 1073741824.0, r->needs_hint);
         return 2;
     }
-    /* after the last refusal: bad input gets its one line on stderr, no note before it */
-    if (r->note && r->rank == 0) fprintf(stderr, "%s: %s\n", r->prog, r->note);
     r->times = malloc((size_t)r->ntimes * sizeof *r->times);
     if (!r->times) return cli_error(r->prog, 1, "out of memory");
     return 0;
@@ -92,6 +90,13 @@ static int sweep(struct runner *r)
     return 0;
 }
 
+/* The driver's note (a default size, a rounding), after the last refusal: bad input gets its one
+ * line on stderr, no note before it (the output file's refusals come last) */
+static void say_note(const struct runner *r)
+{
+    if (r->note) fprintf(stderr, "%s: %s\n", r->prog, r->note);
+}
+
 int runner_run(struct runner *r)
 {
     char err[512];
@@ -103,17 +108,22 @@ int runner_run(struct runner *r)
     if (r->check_only) { /* the output's refusals too, the file made and changed in no way */
         if (r->rank == 0) {
             rc = output_check(r->out, r->out_mode, csv_write_header, err, sizeof err);
-            if (rc)
+            if (rc) {
                 rc = cli_error(r->prog, rc, "%s", err);
-            else
+            } else {
+                say_note(r);
                 fprintf(stderr, "%s: --check: %zu case(s), every one accepted; none run\n", r->prog,
                         r->ncases);
+            }
         }
         goto done;
     }
     if (r->rank == 0) { /* rank 0 alone writes the CSV */
         rc = output_open(&r->output, r->out, r->out_mode, csv_write_header, err, sizeof err);
-        if (rc) rc = cli_error(r->prog, rc, "%s", err);
+        if (rc)
+            rc = cli_error(r->prog, rc, "%s", err);
+        else
+            say_note(r);
         progress_start(&r->progress, r->prog, (int)r->ncases);
     }
     rc = all_max(r, rc);

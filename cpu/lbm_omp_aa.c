@@ -205,8 +205,9 @@ void AA_FN_ODD(const struct lbm_state *s, void *latv, size_t y, size_t z)
             }
 #undef AA_SRC_
             /* a regular row's terms are all zero: its cells without them (lbm_omp_pull.c's
-             * ROW_LOAD0_ says why); the second copy of the loops gained 8-12% in sp, fp16s and
-             * fp16c on the 16-core host (data/lbm/cpu-zero-terms-h200-host-2026-11-28) */
+             * ROW_LOAD0_ says why); with the masked partial block, aa +4-12% in sp, +5-8% in
+             * fp16c and +12% in fp16s on the 16-core host
+             * (data/lbm/cpu-zero-terms-h200-host-2026-11-28) */
             if (regular)
                 AA_ODD_CELLS_(AA_IN0_, AA_OUT0_, AA_LOAD0_, AA_STORE0_)
             else

@@ -106,8 +106,9 @@ void ROW_FN(const struct lbm_state *s, const void *srcv, void *dstv, size_t y, s
 /* a cell's sources: with the row's boundary terms (a row on a wall, where the lid's are not zero),
  * and without them (LOAD0, IN0) in pull_nt's line steps, which run regular rows only, whose terms
  * are all zero: the add of 0 cost a vector add a direction in every block, and in 16-bit a load
- * of the term where registers ran out; x + 0 differs from x only for x = -0, which the lattice
- * never holds unless all of a cell's values are zero */
+ * of the term where registers ran out. x + 0 differs from x only for x = -0 (a 16-bit value that
+ * underflowed from below), and a -0 changes a result only where the sum it enters is a zero of
+ * negative sign; the same-state tests (every kernel one state per case) find no such case */
 #define ROW_LOAD_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]) + add##i;
 #define ROW_LOAD0_(i, cx, cy, cz, op) f[i] = ROW_DECODE(src##i[(ROW_K_)*ROW_CS]);
 #if ROW_16BIT && ROW16_HW

@@ -29,14 +29,18 @@ static int refused(const char *text, int suffix, size_t lo, size_t hi)
 }
 
 /* The line cli_bad_option gives for the first option getopt_long refuses in args (NULL-ended,
- * the program name first), over a table like the programs': -o FILE and -h short, --overlap and
- * --overwrite sharing a beginning. */
+ * the program name first), over a table like the programs': -o FILE and -h short (-h also
+ * --help, as roofline's), --overlap and --overwrite sharing a beginning. */
 static const char *refusal(const char *const *args)
 {
     static const struct option longopts[] = {
-        {"overlap", required_argument, 0, 256}, {"overwrite", no_argument, 0, 257},
-        {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, 258},
-        {"check", no_argument, 0, 259},         {0, 0, 0, 0},
+        {"overlap", required_argument, 0, 256},
+        {"overwrite", no_argument, 0, 257},
+        {"output", required_argument, 0, 'o'},
+        {"size", required_argument, 0, 258},
+        {"check", no_argument, 0, 259},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     char *argv[16];
     int argc = 0, c;
@@ -85,6 +89,9 @@ static void check_option_lines(void)
                        (const char *[]){"prog", "--o=x", NULL}));
     CHECK(refusal_says("option '--check' takes no value",
                        (const char *[]){"prog", "--check=1", NULL}));
+    /* a long option without a value whose val is a letter: getopt's optopt is that letter */
+    CHECK(refusal_says("option '--help' takes no value ('--help=x'",
+                       (const char *[]){"prog", "--help=x", "x.csv", NULL}));
     CHECK(refusal_says("unknown option '--bogus' (see",
                        (const char *[]){"prog", "--size", "8", "--bogus", NULL}));
 }
