@@ -12,6 +12,7 @@ column() { awk -v want="$1" -f "$(dirname "$0")/csv_column.awk" "$tmp/out.csv"; 
 
 for prec in sp dp; do
     es=$([ $prec = sp ] && echo 4 || echo 8)
+    rm -f "$tmp/out.csv" # the run before's: -o refuses a file that is not empty
     "$bin" --kernel aa --precision $prec --collision bgk --steps 2 --warmup 0 --reps 1 \
         -o "$tmp/out.csv" 2>"$tmp/stderr"
     rc=$?
