@@ -180,11 +180,19 @@ static int open_path(struct output *o, const char *path, int dry, char *err, siz
 
 #define CLAIM_AGAIN (-1) /* the path names another file than the one locked: open it again */
 
+/* 1 when o's path still names the file st describes (its descriptor's): a file removed or made
+ * again under that name by another run is not this run's */
+static int named_here(const struct output *o, const struct stat *st)
+{
+    struct stat named;
+    return stat(o->name, &named) == 0 && named.st_dev == st->st_dev && named.st_ino == st->st_ino;
+}
+
 /* Lock, then refuse, mark for emptying at the first row, or check for --append. Nothing in the
  * file changes here. Returns 0, 2, OUTPUT_EXIT or CLAIM_AGAIN. */
 static int claim(struct output *o, enum output_mode mode, char *err, size_t errlen)
 {
-    struct stat st, named;
+    struct stat st;
     if (flock(o->fd, LOCK_EX | LOCK_NB)) {
         if (errno == EWOULDBLOCK)
             cli_fail(err, errlen,
@@ -202,8 +210,7 @@ static int claim(struct output *o, enum output_mode mode, char *err, size_t errl
     }
     /* the run that held the lock may have removed the file as it ended (no row written): this
      * descriptor then holds a file no one will see */
-    if (stat(o->name, &named) || named.st_dev != st.st_dev || named.st_ino != st.st_ino)
-        return CLAIM_AGAIN;
+    if (!named_here(o, &st)) return CLAIM_AGAIN;
     if (st.st_size == 0) return 0;
     switch (mode) {
     case OUTPUT_NEW:
@@ -417,11 +424,9 @@ int output_close(struct output *o, char *err, size_t errlen)
     /* A file this run made and wrote no row to (an error, a signal or a failed write before
      * it) is removed, while the lock still keeps other runs out. Empty: rows another run wrote
      * between this one's open and its lock are not this run's to remove. */
-    struct stat st, named;
-    /* and only while its name still names this file: one removed and made again by another run
-     * in the meantime is that run's */
+    struct stat st;
     if (o->created && o->locked && o->header && fstat(o->fd, &st) == 0 && st.st_size == 0 &&
-        stat(o->name, &named) == 0 && named.st_dev == st.st_dev && named.st_ino == st.st_ino)
+        named_here(o, &st))
         unlink(o->name);
     free(o->header);
     o->header = NULL;

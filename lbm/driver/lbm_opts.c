@@ -28,8 +28,9 @@ static int parse_boxes(const char *opt, const char *text, int cube, size_t top, 
                        int *count, int max, char *err, size_t errlen)
 {
     const char *p = text;
-    /* what the option's boxes look like: a domain or a rank grid */
-    const char *like = cube ? "256x128x64 or 256" : strcmp(opt, "--procs") ? "256x128x64" : "2x2x1";
+    /* what the option's boxes look like: a domain or a rank grid (--local: a cube's edge too) */
+    const char *box = strcmp(opt, "--procs") ? "256x128x64" : "2x2x1";
+    const char *like = cube ? "256x128x64 or 256" : box;
     for (;;) {
         size_t v[3];
         for (int a = 0; a < 3; a++) {
@@ -49,7 +50,7 @@ static int parse_boxes(const char *opt, const char *text, int cube, size_t top, 
             if (v[a] < 1 || v[a] > top || (a < 2 && *end != 'x') ||
                 (a == 2 && *end != ',' && *end != '\0')) {
                 cli_fail(err, errlen, "%s '%s': expected boxes like %s with edges from 1 to %zu",
-                         opt, text, strcmp(opt, "--procs") ? "256x128x64" : "2x2x1", top);
+                         opt, text, box, top);
                 return 1;
             }
             p = end + (a < 2);
