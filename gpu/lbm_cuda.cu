@@ -3,6 +3,7 @@
  * launched through lbm_dispatch.cu; the distributed calls are in lbm_cuda_dist.cu. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu_check.h"
 #include "gpu_facts.h"
@@ -279,24 +280,82 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
     return rc;
 }
 
+/* One update queued: aa's half on its streams, pull on `q`; the phase flipped (aa: which half
+ * is next, pull: which lattice is read) */
+static cudaError_t queue_update(struct lbm_state *s, cudaStream_t q)
+{
+    cudaError_t e;
+    if (is_aa(s)) {
+        e = gpu_lbm_launch_aa(s);
+        s->aa_even = !s->aa_even;
+        return e;
+    }
+    e = s->pull_pairs
+            ? gpu_lbm_launch_pull_pairs(s, GPU_PULL_PAIRS, s->pair_grid, s->threads, 0,
+                                        (int)s->u.l.nx, 0, 0, q)
+            : gpu_lbm_launch_pull(s, whole_variant(s), s->grid, 0, (int)s->u.l.nx, 0, 0, q);
+    s->cur = 1 - s->cur;
+    return e;
+}
+
+static int *phase_of(struct lbm_state *s)
+{
+    return is_aa(s) ? &s->aa_even : &s->cur;
+}
+
+/* lbm_step's updates in a CUDA graph of GPU_LBM_GRAPH_UPDATES (an even number, so that the
+ * phase after it is the phase before it), captured once on q[0] from the current phase. One graph
+ * launch replaces that many launches and, in aa's neighbour half, the two event records and
+ * waits that join its face rows' stream: the GPU starts each update as the one before ends
+ * instead of waiting for the host's queue. A capture the runtime refuses is lbm_step's error
+ * (the timings would change their method silently otherwise); LBMR_STUDY_GRAPHS=off launches
+ * the updates one by one, the form before, for comparison in one build. */
+static cudaError_t capture_updates(struct lbm_state *s)
+{
+    cudaGraph_t g = NULL;
+    const int phase = *phase_of(s);
+    cudaError_t e = cudaStreamBeginCapture(s->q[0], cudaStreamCaptureModeThreadLocal);
+    s->graph_tried = 1;
+    for (int t = 0; t < GPU_LBM_GRAPH_UPDATES && e == cudaSuccess; t++)
+        e = queue_update(s, s->q[0]);
+    *phase_of(s) = phase;
+    const cudaError_t end = cudaStreamEndCapture(s->q[0], &g);
+    if (e == cudaSuccess) e = end;
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&s->graph, g, 0);
+    if (e == cudaSuccess) s->graph_phase = phase;
+    if (g) cudaGraphDestroy(g);
+    return e;
+}
+
+static int use_graphs(const struct lbm_state *s)
+{
+    const char *v = getenv("LBMR_STUDY_GRAPHS");
+    /* one capture a state, and one domain only (a distributed rank's x-face buffers change) */
+    return !s->graph_tried && !s->xface[0] && !s->xface[1] && !s->xsend[0] && !s->xsend[1] &&
+           !(v && strcmp(v, "off") == 0);
+}
+
 extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
 {
     float ms = 0;
     cudaError_t e = cudaSuccess;
-    const enum gpu_lbm_variant v = whole_variant(s);
-    /* the events on the legacy default stream: they bracket aa's launches on s->q too, blocking
-     * streams that wait for it and it for them */
+    int t = 0;
+    if (use_graphs(s) &&
+        gpu_check(capture_updates(s),
+                  "CUDA graph of the updates (LBMR_STUDY_GRAPHS=off: one by one)", err, errlen))
+        return 1;
+    /* the events on the legacy default stream: they bracket the launches on s->q too (blocking
+     * streams wait for it and it for them) */
     if (gpu_check(cudaEventRecord(s->ev[0]), "cudaEventRecord", err, errlen)) return 1;
     /* an interrupt stops the launches (the queue drains what was launched before) */
-    for (int t = 0; t < steps && is_aa(s) && e == cudaSuccess && !interrupt_requested(); t++) {
-        e = gpu_lbm_launch_aa(s);
-        s->aa_even = !s->aa_even;
-    }
-    for (int t = 0; t < steps && !is_aa(s) && e == cudaSuccess && !interrupt_requested(); t++) {
-        e = s->pull_pairs ? gpu_lbm_launch_pull_pairs(s, GPU_PULL_PAIRS, s->pair_grid, s->threads,
-                                                      0, (int)s->u.l.nx, 0, 0, 0)
-                          : gpu_lbm_launch_pull(s, v, s->grid, 0, (int)s->u.l.nx, 0, 0, 0);
-        s->cur = 1 - s->cur;
+    while (t < steps && e == cudaSuccess && !interrupt_requested()) {
+        if (s->graph && *phase_of(s) == s->graph_phase && steps - t >= GPU_LBM_GRAPH_UPDATES) {
+            e = cudaGraphLaunch(s->graph, s->q[0]);
+            t += GPU_LBM_GRAPH_UPDATES;
+        } else {
+            e = queue_update(s, 0);
+            t++;
+        }
     }
     if (gpu_check(e != cudaSuccess ? e : cudaGetLastError(), "lbm kernel launch", err, errlen) ||
         gpu_check(cudaEventRecord(s->ev[1]), "cudaEventRecord", err, errlen) ||
@@ -354,6 +413,7 @@ extern "C" int lbm_check(struct lbm_state *s, double *mass, size_t *nonfinite, u
 extern "C" void lbm_free(struct lbm_state *s)
 {
     if (!s) return;
+    if (s->graph) cudaGraphExecDestroy(s->graph);
     cudaFree(s->lat[0]);
     cudaFree(s->lat[1]);
     cudaFree(s->partial);

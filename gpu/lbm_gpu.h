@@ -12,6 +12,8 @@
  * at 16861 MFLUP/s with 128 against 16043 with 256 (more blocks resident: occupancy 0.44 vs
  * 0.38) */
 #define GPU_LBM_DEFAULT_THREADS 128
+/* lbm_step's updates a CUDA graph launch (even: each graph ends in the phase it started) */
+#define GPU_LBM_GRAPH_UPDATES 8
 /* blocks of lbm_check's reduction kernel (256 threads each): one partial sum per block */
 #define GPU_LBM_CHECK_BLOCKS 1024
 
@@ -51,6 +53,11 @@ struct lbm_state {
     /* ... and the send buffer of the x face at x = 0 and at x = nx - 1 that every update of those
      * cells writes, or NULL (lbm_halo_sent_by_update) */
     void *xsend[2];
+    /* lbm_step's updates, GPU_LBM_GRAPH_UPDATES of them captured once on q[0] (NULL: not yet,
+     * or plain launches), and the phase they start from (aa: aa_even, pull: cur) */
+    cudaGraphExec_t graph;
+    int graph_phase;
+    int graph_tried; /* captured once a state, or refused once */
 };
 
 /* The update kernels, one row each: (variant, kernel template, what it updates). Every row is
