@@ -635,16 +635,20 @@ static int run_gnuplot(const char *dir, const char *script)
     return 0;
 }
 
+int roof_plot_folder(const char *dir, int *made)
+{
+    *made = mkdir(dir, 0777) == 0;
+    if (*made || errno == EEXIST) return 0;
+    fprintf(stderr, "roofline: --plot %s: %s (give a folder that can be made or written)\n", dir,
+            strerror(errno));
+    return 2;
+}
+
 int roof_plot(const char *dir, const struct csv_table *t)
 {
     const char *const *names = plot_names;
     struct roof_ceilings *c = NULL;
     int rc = 0;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "roofline: --plot %s: %s (give a folder that can be made or written)\n",
-                dir, strerror(errno));
-        return 2;
-    }
     if (roof_ceilings_build(t, &c)) {
         fprintf(stderr, "roofline: out of memory\n");
         return 2;

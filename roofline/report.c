@@ -34,9 +34,46 @@ static void say_once(const char *msg, char (*said)[512], int *nsaid, size_t *mor
     fprintf(stderr, "roofline: %s\n", msg);
 }
 
+/* 2 with one line on stderr when the input gives the report nothing to say: no lbm rows, or none
+ * with a ceiling; else 0 */
+static int refuse(const struct roof_ceilings *c, const struct csv_table *t)
+{
+    size_t lbm = 0, matched = 0, first = 0;
+    char msg[512];
+    for (size_t i = 0; i < t->n; i++) {
+        struct roof_eval e;
+        if (strcmp(t->rows[i].bench, "lbm") != 0) continue;
+        if (lbm++ == 0) first = i;
+        matched += roof_evaluate(c, &t->rows[i], &e) == 0;
+    }
+    if (lbm == 0) {
+        fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV files)\n");
+        return 2;
+    }
+    if (matched > 0) return 0;
+    roof_no_ceiling_reason(c, t, &t->rows[first], msg, sizeof msg);
+    fprintf(stderr,
+            "roofline: no lbm row has stream copy rows of its host, device, backend and precision "
+            "(first: %s)\n",
+            msg);
+    return 2;
+}
+
+int roof_report_check(const struct csv_table *t)
+{
+    struct roof_ceilings *c;
+    if (roof_ceilings_build(t, &c)) {
+        fprintf(stderr, "roofline: out of memory\n");
+        return 2;
+    }
+    const int rc = refuse(c, t);
+    roof_ceilings_free(c);
+    return rc;
+}
+
 int roof_report(FILE *out, const struct csv_table *t)
 {
-    size_t lbm = 0, matched = 0, more = 0;
+    size_t more = 0;
     struct roof_ceilings *c;
     char(*said)[512] = malloc(MAX_REASONS * sizeof *said);
     int nsaid = 0;
@@ -46,27 +83,7 @@ int roof_report(FILE *out, const struct csv_table *t)
         return 2;
     }
     /* refuse before writing anything: no partial CSV */
-    for (size_t i = 0; i < t->n; i++) {
-        struct roof_eval e;
-        if (strcmp(t->rows[i].bench, "lbm") != 0) continue;
-        lbm++;
-        matched += roof_evaluate(c, &t->rows[i], &e) == 0;
-    }
-    if (lbm == 0 || matched == 0) {
-        if (lbm == 0)
-            fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV "
-                            "files)\n");
-        else {
-            char msg[512];
-            size_t first = 0;
-            while (strcmp(t->rows[first].bench, "lbm") != 0)
-                first++;
-            roof_no_ceiling_reason(c, t, &t->rows[first], msg, sizeof msg);
-            fprintf(stderr,
-                    "roofline: no lbm row has stream copy rows of its host, device, "
-                    "backend and precision (first: %s)\n",
-                    msg);
-        }
+    if (refuse(c, t)) {
         roof_ceilings_free(c);
         free(said);
         return 2;

@@ -21,6 +21,9 @@ struct roof_baseline {
 };
 
 int roof_report(FILE *out, const struct csv_table *t);
+/* The report's refusals alone (no lbm rows, none with a ceiling): 0, or 2 with its one line on
+ * stderr; so a run refused writes no plot either. */
+int roof_report_check(const struct csv_table *t);
 int roof_summary(FILE *out, const struct csv_table *t);
 int roof_table(FILE *out, const struct csv_table *t);
 /* Reads path as raw rows or as an earlier roofline.csv (sniffed from the header); 0, or 2
@@ -31,9 +34,12 @@ void roof_baseline_free(struct roof_baseline *b);
  * MFLUP/s per W, or NaN to leave energy out of the verdict and the exit status */
 int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
               const char *cur_names, double tolerance_pct, double energy_tol_pct);
-/* Writes .dat and .gp files into dir (roofline, size, padding, energy) and renders SVG with
- * gnuplot when it is installed.
- * 0; 2 when dir cannot be made or written; 3 when gnuplot fails or is killed. */
+/* Makes --plot's folder where it is not there yet (*made: 1 when this call made it, so that a
+ * run refused afterwards can remove it again); 0, or 2 said on stderr when it cannot be made. */
+int roof_plot_folder(const char *dir, int *made);
+/* Writes .dat and .gp files into dir (made by roof_plot_folder) for the roofline, size, padding
+ * and energy plots and renders SVG with gnuplot when it is installed.
+ * 0; 2 when dir cannot be written; 3 when a file or gnuplot fails (gnuplot killed too). */
 int roof_plot(const char *dir, const struct csv_table *t);
 /* 1 when path names a file roof_plot writes into dir (or dir itself), existing yet or not, with
  * which in what (for the refusal); else 0. */

@@ -67,6 +67,8 @@ enum {
     OPT_GATE_ENERGY
 };
 
+enum mode { MODE_REPORT, MODE_SUMMARY, MODE_TABLE, MODE_GATE };
+
 /* the files already read, by device and inode: the same file twice counts once */
 struct seen {
     dev_t dev;
@@ -128,6 +130,53 @@ static int report_commit(const char *tmp, const char *path, int keep)
     if (keep) fprintf(stderr, "roofline: error: -o %s: %s\n", path, strerror(errno));
     remove(tmp);
     return keep ? 3 : 0;
+}
+
+/* --plot's folder made, then -o opened (*out, tmp as report_open's): -o may name a file in the
+ * plot folder this run makes. An -o that cannot be opened is bad input (exit 2, as the
+ * executables', said) and leaves nothing behind: a plot folder made for this run is removed
+ * again, before any plot is in it. */
+static int open_outputs(const char *plot_dir, const char *out_path, FILE **out, char *tmp,
+                        size_t tmplen)
+{
+    int made = 0;
+    if (plot_dir && roof_plot_folder(plot_dir, &made)) return 2;
+    if (!out_path) return 0;
+    *out = report_open(out_path, tmp, tmplen);
+    if (*out) return 0;
+    const int e = errno;
+    if (made) rmdir(plot_dir);
+    *out = stdout;
+    return cli_error("roofline", 2, "-o %s: %s", out_path, strerror(e));
+}
+
+static int run_mode(int mode, FILE *out, const struct roof_baseline *base,
+                    const struct csv_table *cur, const char *names, double tol, double energy_tol)
+{
+    switch (mode) {
+    case MODE_SUMMARY:
+        return roof_summary(out, cur);
+    case MODE_TABLE:
+        return roof_table(out, cur);
+    case MODE_GATE:
+        return roof_gate(out, base, cur, names, tol, energy_tol);
+    default:
+        return roof_report(out, cur);
+    }
+}
+
+/* out flushed and closed, then -o's temporary file renamed over out_path where the run succeeded
+ * (rc 0 or 1) and removed where it did not; the exit status: rc, or 3 when the output cannot be
+ * written or renamed (said on stderr) */
+static int finish_output(FILE *out, const char *out_path, const char *tmp, int rc)
+{
+    errno = 0;
+    if (write_failed(out, out_path) && rc != 2) rc = 3;
+    if (out_path) {
+        const int rename_rc = report_commit(tmp, out_path, rc < 2);
+        if (rename_rc) rc = rename_rc;
+    }
+    return rc;
 }
 
 /* 2 (said on stderr) when -o names one of the files read, which the report would replace */
@@ -201,7 +250,7 @@ int main(int argc, char **argv)
         {0, 0, 0, 0},
     };
     const char *out_path = NULL, *baseline = NULL, *plot_dir = NULL;
-    int summary = 0, table = 0, tol_given = 0, c, idx, rc;
+    int summary = 0, table = 0, tol_given = 0, c, idx, rc, mode;
     double tol = DEFAULT_TOLERANCE;
     /* percent of the baseline's MFLUP/s per W; no default: no repeatability study of energy
      * yet says what a machine's run-to-run spread is, so the user names it */
@@ -262,6 +311,7 @@ int main(int argc, char **argv)
                          "too");
     if (tol_given && !baseline) /* else a gate meant to be run would go unrun, unsaid */
         return cli_error("roofline", 2, "--tolerance PCT is the gate's: give --baseline FILE too");
+    mode = summary ? MODE_SUMMARY : table ? MODE_TABLE : baseline ? MODE_GATE : MODE_REPORT;
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
     /* the plots are written first: -o on one of them would swap its data for the report */
     if (out_path && plot_dir && roof_plot_writes(plot_dir, out_path, err, sizeof err))
@@ -271,35 +321,14 @@ int main(int argc, char **argv)
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");
     if (rc == 0 && roof_warn_builds(&cur)) rc = cli_error("roofline", 2, "out of memory");
+    /* the report's refusals before any plot: a refused run writes nothing */
+    if (rc == 0 && mode == MODE_REPORT) rc = roof_report_check(&cur);
+    if (rc == 0) rc = open_outputs(plot_dir, out_path, &out, tmp, sizeof tmp);
     if (rc) goto done;
-    /* the plots first: a bad folder refuses before any CSV goes out */
-    if (plot_dir) {
-        rc = roof_plot(plot_dir, &cur);
-        if (rc) goto done;
-    }
-    if (out_path) {
-        out = report_open(out_path, tmp, sizeof tmp);
-        if (!out) { /* as the executables' -o: a path that cannot be opened is bad input */
-            out = stdout;
-            rc = cli_error("roofline", 2, "-o %s: %s", out_path, strerror(errno));
-            goto done;
-        }
-    }
-    if (summary)
-        rc = roof_summary(out, &cur);
-    else if (table)
-        rc = roof_table(out, &cur);
-    else if (baseline)
-        rc = roof_gate(out, &base, &cur, names, tol, energy_tol);
-    else
-        rc = roof_report(out, &cur);
-    errno = 0;
-    if (write_failed(out, out_path) && rc != 2) rc = 3;
-    out = stdout;
-    if (out_path) {
-        const int rename_rc = report_commit(tmp, out_path, rc < 2);
-        if (rename_rc) rc = rename_rc;
-    }
+    /* the plots before the CSV: a bad folder or a failing gnuplot leaves no CSV behind */
+    if (plot_dir) rc = roof_plot(plot_dir, &cur);
+    if (rc == 0) rc = run_mode(mode, out, &base, &cur, names, tol, energy_tol);
+    rc = finish_output(out, out_path, tmp, rc);
 done:
     csv_table_free(&cur);
     roof_baseline_free(&base);

@@ -255,6 +255,23 @@ done
 PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o8/pl" -o "$tmp/o8/pl/report.csv" 2>/dev/null &&
     cmp -s "$tmp/o8/pl/report.csv" "$tmp/r.csv" && ok "-o beside the plots, not one of them: written" || bad "-o beside the plots"
 rm -rf "$tmp/o8/pl" "$tmp/o8/pad-link"
+# a refused run writes nothing: an -o that cannot be opened is refused before any plot is written
+# (no plot folder made, none written into one that is there), and so is a report that has nothing
+# to say; yet -o in a plot folder this run makes is written, with the plots
+mkdir -p "$tmp/o1/ep"
+PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o1/np" -o "$tmp/no-such-dir/r.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ ! -e "$tmp/o1/np" ] && [ ! -s "$tmp/o" ] &&
+    ok "-o that cannot be opened, --plot a new folder: exit 2, one line, no folder" || bad "-o refused with --plot: rc $rc, $(cat "$tmp/e"), $(ls "$tmp/o1/np" 2>&1)"
+PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o1/ep" -o "$tmp/no-such-dir/r.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ -z "$(ls "$tmp/o1/ep")" ] && [ ! -s "$tmp/o" ] &&
+    ok "-o that cannot be opened, --plot a folder that is there: exit 2, nothing in it" || bad "-o refused, folder there: rc $rc, $(cat "$tmp/e"), $(ls "$tmp/o1/ep")"
+PATH=/nonexistent "$rl" --plot "$tmp/o1/rp" "$fx/lbm.csv" >"$tmp/o" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ ! -e "$tmp/o1/rp" ] && [ ! -s "$tmp/o" ] &&
+    ok "a report refused with --plot: exit 2, one line, no plots ($(cat "$tmp/e"))" || bad "refused report with --plot: rc $rc, $(cat "$tmp/e"), $(ls "$tmp/o1/rp" 2>&1)"
+PATH=/nonexistent "$rl" "$fx/stream.csv" "$fx/lbm.csv" --plot "$tmp/o1/nf" -o "$tmp/o1/nf/report.csv" 2>/dev/null; rc=$?
+[ $rc -eq 0 ] && cmp -s "$tmp/o1/nf/report.csv" "$tmp/r.csv" && [ -s "$tmp/o1/nf/roofline.gp" ] &&
+    ok "-o in the plot folder this run makes: written, plots too" || bad "-o in a new plot folder: rc $rc, $(ls "$tmp/o1/nf" 2>&1)"
+rm -rf "$tmp/o1"
 echo keep >"$tmp/o8/old.csv"
 "$rl" "$tmp/o8/stream.csv" -o "$tmp/o8/old.csv" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] && [ "$(cat "$tmp/o8/old.csv")" = keep ] && ok "failed report: the old -o file kept" ||
