@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ceiling.h"
 #include "roofline.h"
@@ -439,16 +440,19 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
     FILE *f;
     int rc;
     struct stat st;
+    const int from_stdin = roof_is_stdin(path);
     memset(b, 0, sizeof *b);
-    b->path = path;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen takes a folder; reading fails */
+    b->path = path = from_stdin ? ROOF_STDIN_NAME : path;
+    if ((from_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st)) == 0 &&
+        S_ISDIR(st.st_mode)) { /* fopen takes a folder; reading fails */
         fprintf(stderr,
                 "roofline: --baseline %s is a folder: give one CSV file (raw rows "
                 "concatenated, or a roofline.csv)\n",
                 path);
         return 2;
     }
-    f = fopen(path, "r");
+    /* standard input through a descriptor of its own, closed with the stream as a file's */
+    f = from_stdin ? fdopen(dup(STDIN_FILENO), "r") : fopen(path, "r");
     if (!f) {
         fprintf(stderr, "roofline: --baseline %s: cannot open\n", path);
         return 2;

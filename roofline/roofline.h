@@ -6,8 +6,17 @@
 #define ROOF_ROOFLINE_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "csv.h"
+
+/* An input named "-" is standard input (read once: a second "-" is refused), named so in
+ * messages: "(stdin):3: column nx ..." */
+#define ROOF_STDIN_NAME "(stdin)"
+static inline int roof_is_stdin(const char *path)
+{
+    return strcmp(path, "-") == 0;
+}
 
 struct gate_case; /* one gate key with its percentages (gate.c) */
 

@@ -30,7 +30,8 @@ static void usage(const char *prog)
     fprintf(
         stdout,
         "usage: %s [options] FILE...\n"
-        "Reads stream and lbm CSV files (schema 1) and writes CSV to stdout or -o FILE.\n"
+        "Reads stream and lbm CSV files (schema 1; FILE '-' is standard input, once) and\n"
+        "writes CSV to stdout or -o FILE.\n"
         "  (default)            each lbm row: ceiling, percent of ceiling and of peak, flags\n"
         "  --summary            one row per device: copy GB/s, peak, best MFLUP/s sp and dp\n"
         "  --table              per device a short plain-text table (no CSV) for people\n"
@@ -179,20 +180,47 @@ static int finish_output(FILE *out, const char *out_path, const char *tmp, int r
     return rc;
 }
 
-/* 2 (said on stderr) when -o names one of the files read, which the report would replace */
+/* stat of an input: standard input's for "-" */
+static int stat_input(const char *path, struct stat *st)
+{
+    return roof_is_stdin(path) ? fstat(STDIN_FILENO, st) : stat(path, st);
+}
+
+/* 2 (said on stderr) where "-" (standard input) is named more than once, as an input or the
+ * baseline: it can be read once */
+static int stdin_once(const char *baseline, char **files, int n)
+{
+    int k = baseline && roof_is_stdin(baseline);
+    for (int i = 0; i < n; i++)
+        k += roof_is_stdin(files[i]);
+    if (k < 2) return 0;
+    return cli_error("roofline", 2,
+                     "'-' (standard input) is given more than once: it can be read once; save it "
+                     "to a file to name it again");
+}
+
+/* 2 (said on stderr) when -o names one of the files read (standard input's too), which the
+ * report would replace */
 static int output_is_input(const char *out_path, const char *baseline, char **files, int n)
 {
     struct stat o, st;
     if (!out_path || stat(out_path, &o) != 0 || !S_ISREG(o.st_mode)) return 0;
     for (int i = -1; i < n; i++) {
         const char *f = i < 0 ? baseline : files[i];
-        if (f && stat(f, &st) == 0 && st.st_dev == o.st_dev && st.st_ino == o.st_ino)
+        if (f && stat_input(f, &st) == 0 && st.st_dev == o.st_dev && st.st_ino == o.st_ino)
             return cli_error("roofline", 2,
                              "-o %s: that is %s, an input of this report, which the report would "
                              "replace; name another file",
-                             out_path, f);
+                             out_path, roof_is_stdin(f) ? ROOF_STDIN_NAME : f);
     }
     return 0;
+}
+
+/* One input's rows appended to cur: standard input for "-" */
+static int read_input(const char *path, struct csv_table *cur, char *err, size_t len)
+{
+    if (roof_is_stdin(path)) return csv_read(stdin, ROOF_STDIN_NAME, cur, err, len);
+    return csv_read_path(path, cur, err, len);
 }
 
 /* The input files' rows into cur, each file once (a second name of a file read already is said
@@ -207,9 +235,10 @@ static int read_inputs(char **files, int n, struct csv_table *cur, char *names, 
     for (int i = 0; i < n && rc == 0; i++) {
         struct stat st;
         size_t from = cur->n, k;
-        const int known = stat(files[i], &st) == 0;
+        const char *name = roof_is_stdin(files[i]) ? ROOF_STDIN_NAME : files[i];
+        const int known = stat_input(files[i], &st) == 0;
         if (known && S_ISDIR(st.st_mode)) {
-            rc = cli_error("roofline", 2, "%s is a folder: give the CSV files in it", files[i]);
+            rc = cli_error("roofline", 2, "%s is a folder: give the CSV files in it", name);
             break;
         }
         if (known && S_ISREG(st.st_mode)) {
@@ -219,17 +248,17 @@ static int read_inputs(char **files, int n, struct csv_table *cur, char *names, 
                 fprintf(stderr,
                         "roofline: warning: %s is %s given again: its rows are counted "
                         "once\n",
-                        files[i], seen[k].name);
+                        name, seen[k].name);
                 continue;
             }
-            seen[nseen++] = (struct seen){st.st_dev, st.st_ino, files[i]};
+            seen[nseen++] = (struct seen){st.st_dev, st.st_ino, name};
         }
-        if (csv_read_path(files[i], cur, err, sizeof err) ||
+        if (read_input(files[i], cur, err, sizeof err) ||
             roof_check_numbers(cur, from, err, sizeof err))
             rc = cli_error("roofline", 2, "%s", err);
-        else if (strlen(names) + strlen(files[i]) + 8 < namelen)
+        else if (strlen(names) + strlen(name) + 8 < namelen)
             snprintf(names + strlen(names), namelen - strlen(names), "%s%s", *names ? ", " : "",
-                     files[i]);
+                     name);
     }
     free(seen);
     return rc;
@@ -312,6 +341,7 @@ int main(int argc, char **argv)
     if (tol_given && !baseline) /* else a gate meant to be run would go unrun, unsaid */
         return cli_error("roofline", 2, "--tolerance PCT is the gate's: give --baseline FILE too");
     mode = summary ? MODE_SUMMARY : table ? MODE_TABLE : baseline ? MODE_GATE : MODE_REPORT;
+    if (stdin_once(baseline, argv + optind, argc - optind)) return 2;
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
     /* the plots are written first: -o on one of them would swap its data for the report */
     if (out_path && plot_dir && roof_plot_writes(plot_dir, out_path, err, sizeof err))

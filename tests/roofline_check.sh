@@ -322,6 +322,24 @@ check_bad "failed verification (.*sfail.csv:2)" "$tmp/sfail.csv" "$fx/lbm.csv"
 "$rl" "$fx/stream.csv" "$fx/lbm.csv" "$fx/lbm.csv" >"$tmp/twice.csv" 2>"$tmp/e"
 cmp -s "$tmp/twice.csv" "$tmp/r.csv" && [ "$(grep -c 'given again' "$tmp/e")" -eq 1 ] &&
     ok "a file given twice: warned once, counted once" || bad "file given twice: $(wc -l <"$tmp/twice.csv") lines, stderr: $(cat "$tmp/e")"
+# '-' reads standard input, from a file or a pipe, once: the same report as the file named; its
+# rows are named (stdin) in messages; a second '-' (--baseline - too) is refused; -o on the file
+# stdin reads is refused as on any input
+"$rl" "$fx/stream.csv" - <"$fx/lbm.csv" >"$tmp/stdin.csv" 2>"$tmp/e"; rc=$?
+[ $rc -eq 0 ] && cmp -s "$tmp/stdin.csv" "$tmp/r.csv" && cmp -s "$tmp/e" "$tmp/r.err" &&
+    ok "- reads standard input" || bad "- from a file: rc $rc, $(cat "$tmp/e")"
+cat "$fx/lbm.csv" | "$rl" - "$fx/stream.csv" --summary >"$tmp/stdin-s.csv" 2>/dev/null &&
+    cmp -s "$tmp/stdin-s.csv" <("$rl" --summary "$fx/lbm.csv" "$fx/stream.csv" 2>/dev/null) &&
+    ok "- reads a pipe" || bad "- from a pipe: $(cat "$tmp/stdin-s.csv")"
+check_bad "(stdin):3: column nx" "$fx/stream.csv" - <"$fx/bad-number.csv"
+check_bad "'-' (standard input) is given more than once" "$fx/stream.csv" - - <"$fx/lbm.csv"
+check_bad "'-' (standard input) is given more than once" --baseline - "$fx/stream.csv" - <"$fx/lbm.csv"
+cp "$fx/lbm.csv" "$tmp/lbm-in.csv"
+"$rl" "$fx/stream.csv" - -o "$tmp/lbm-in.csv" <"$tmp/lbm-in.csv" 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && cmp -s "$tmp/lbm-in.csv" "$fx/lbm.csv" && grep -q "that is (stdin), an input" "$tmp/e" &&
+    ok "-o on the file - reads: exit 2, input intact" || bad "-o on stdin's file: rc $rc, $(cat "$tmp/e")"
+"$rl" --baseline - --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" <"$tmp/base.csv" >"$tmp/gs.csv" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && cmp -s "$tmp/g.csv" "$tmp/gs.csv" && ok "--baseline -: the same gate" || bad "--baseline -: rc $rc"
 
 # 10. the summary a buyer reads: headline from DRAM-bound rows, kernel, flags, spread, provenance
 "$rl" --summary "$fx/summary-flags.csv" >"$tmp/sf.csv" 2>/dev/null || bad "summary of summary-flags.csv"
