@@ -349,6 +349,64 @@ void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_tabl
                  (long long)lbm->write_allocate, lbm->backend);
 }
 
+static int cmp_machine(const struct csv_row *a, const struct csv_row *b)
+{
+    int c;
+    if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->device, b->device))) return c;
+    return strcmp(a->backend, b->backend);
+}
+
+int roof_machine_has_copy(const struct roof_ceilings *c, const struct csv_row *r)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) { /* the first group of r's machine: groups sort by machine first */
+        const size_t mid = lo + (hi - lo) / 2;
+        if (cmp_machine(c->g[mid].key, r) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < c->n && cmp_machine(c->g[lo].key, r) == 0; lo++)
+        if (c->g[lo].copy) return 1;
+    return 0;
+}
+
+/* the distinct reasons said at most: a sweep of many machines gets a count for the rest */
+#define MAX_REASONS 16
+
+/* msg on stderr unless said already (said[0..*nsaid)); beyond MAX_REASONS only counted */
+static void say_once(const char *msg, char (*said)[512], int *nsaid, size_t *more)
+{
+    for (int k = 0; k < *nsaid; k++)
+        if (strcmp(said[k], msg) == 0) return;
+    if (*nsaid == MAX_REASONS) {
+        (*more)++;
+        return;
+    }
+    snprintf(said[(*nsaid)++], sizeof *said, "%s", msg);
+    fprintf(stderr, "roofline: %s\n", msg);
+}
+
+void roof_say_missing_ceilings(const struct roof_ceilings *c, const struct csv_table *t)
+{
+    char said[MAX_REASONS][512], msg[512];
+    int nsaid = 0;
+    size_t more = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct csv_row *r = &t->rows[i];
+        struct roof_eval e;
+        if (strcmp(r->bench, "lbm") != 0) continue;
+        if (roof_evaluate(c, r, &e)) {
+            roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
+            say_once(msg, said, &nsaid, &more);
+        }
+        if (roof_in_place_failed(c, t, r, msg, sizeof msg)) say_once(msg, said, &nsaid, &more);
+    }
+    if (more)
+        fprintf(stderr,
+                "roofline: and %zu more rows whose ceilings are missing for other reasons\n", more);
+}
+
 /* ---- numbers checked when read ---- */
 enum need { NEED_POSITIVE, NEED_POSITIVE_OR_EMPTY };
 

@@ -96,6 +96,17 @@ void roof_no_ceiling_reason(const struct roof_ceilings *c, const struct csv_tabl
 int roof_in_place_failed(const struct roof_ceilings *c, const struct csv_table *t,
                          const struct csv_row *lbm, char *msg, size_t len);
 
+/* 1 where the input holds a verified single-stream copy row of r's machine (host, device,
+ * backend) at any precision or store kind: its stream CSV was given, whether or not a copy of
+ * r's own precision and store kind is in it. */
+int roof_machine_has_copy(const struct roof_ceilings *c, const struct csv_row *r);
+
+/* The one place that says why LBM rows lack a ceiling (and an in-place row its in-place
+ * ceiling), for every mode that shows them: each distinct reason (roof_no_ceiling_reason,
+ * roof_in_place_failed) once on stderr, at most 16, then one line counting the rest. A 16-bit
+ * row without a 2-byte copy so names the fp16s copy it lacks in the report and --table alike. */
+void roof_say_missing_ceilings(const struct roof_ceilings *c, const struct csv_table *t);
+
 /* Checks every number the tool uses in rows [from, t->n): finite, and positive where it
  * divides or is a rate. Returns 0, or 1 with "file:line: column C: value V is ..." in err. */
 int roof_check_numbers(const struct csv_table *t, size_t from, char *err, size_t len);

@@ -3,7 +3,6 @@
  * of the timed work (nJ per fluid-cell update, mean W, MFLUP/s per W) where it was measured, the
  * row's layout, and for an in-place kernel its in-place ceiling (update's rate). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ceiling.h"
@@ -17,34 +16,19 @@ static const char *const header =
     "power_W,mflups_per_W,energy_polled_dev_pct,layout,in_place_kernel,in_place_ceiling_mflups,"
     "pct_of_in_place,threads\n";
 
-/* the messages for rows without a ceiling (or an in-place ceiling): one per distinct reason, at
- * most this many */
-#define MAX_REASONS 16
-
-/* msg on stderr unless it was said already */
-static void say_once(const char *msg, char (*said)[512], int *nsaid, size_t *more)
-{
-    for (int k = 0; k < *nsaid; k++)
-        if (strcmp(said[k], msg) == 0) return;
-    if (*nsaid == MAX_REASONS) {
-        (*more)++;
-        return;
-    }
-    strcpy(said[(*nsaid)++], msg);
-    fprintf(stderr, "roofline: %s\n", msg);
-}
-
-/* 2 with one line on stderr when the input gives the report nothing to say: no lbm rows, or none
- * with a ceiling; else 0 */
+/* 2 with one line on stderr when the input gives the report nothing to say: no lbm rows, or no
+ * verified copy row of any lbm row's machine (its stream CSV not given, or every copy in it
+ * failed); else 0. A machine whose copies lack a row's precision or store kind (a 16-bit row
+ * without a 2-byte copy) is no refusal: that row is flagged no_ceiling and stderr says why, as
+ * in --table, whatever other rows the input holds. */
 static int refuse(const struct roof_ceilings *c, const struct csv_table *t)
 {
     size_t lbm = 0, matched = 0, first = 0;
     char msg[512];
     for (size_t i = 0; i < t->n; i++) {
-        struct roof_eval e;
         if (strcmp(t->rows[i].bench, "lbm") != 0) continue;
         if (lbm++ == 0) first = i;
-        matched += roof_evaluate(c, &t->rows[i], &e) == 0;
+        matched += roof_machine_has_copy(c, &t->rows[i]);
     }
     if (lbm == 0) {
         fprintf(stderr, "roofline: no lbm rows in the input (give lbm-cpu / lbm-gpu CSV files)\n");
@@ -53,8 +37,8 @@ static int refuse(const struct roof_ceilings *c, const struct csv_table *t)
     if (matched > 0) return 0;
     roof_no_ceiling_reason(c, t, &t->rows[first], msg, sizeof msg);
     fprintf(stderr,
-            "roofline: no lbm row has stream copy rows of its host, device, backend and precision "
-            "(first: %s)\n",
+            "roofline: no lbm row has stream copy rows of its host, device and backend that "
+            "passed verification (first: %s)\n",
             msg);
     return 2;
 }
@@ -73,33 +57,24 @@ int roof_report_check(const struct csv_table *t)
 
 int roof_report(FILE *out, const struct csv_table *t)
 {
-    size_t more = 0;
     struct roof_ceilings *c;
-    char(*said)[512] = malloc(MAX_REASONS * sizeof *said);
-    int nsaid = 0;
-    if (!said || roof_ceilings_build(t, &c)) {
-        free(said);
+    if (roof_ceilings_build(t, &c)) {
         fprintf(stderr, "roofline: out of memory\n");
         return 2;
     }
     /* refuse before writing anything: no partial CSV */
     if (refuse(c, t)) {
         roof_ceilings_free(c);
-        free(said);
         return 2;
     }
+    roof_say_missing_ceilings(c, t);
     fputs(header, out);
     for (size_t i = 0; i < t->n; i++) {
         const struct csv_row *r = &t->rows[i];
         struct roof_eval e;
-        char flags[96], msg[512];
+        char flags[96];
         if (strcmp(r->bench, "lbm") != 0) continue;
         const int no_ceiling = roof_evaluate(c, r, &e);
-        if (no_ceiling) {
-            roof_no_ceiling_reason(c, t, r, msg, sizeof msg);
-            say_once(msg, said, &nsaid, &more);
-        }
-        if (roof_in_place_failed(c, t, r, msg, sizeof msg)) say_once(msg, said, &nsaid, &more);
         roof_flags(&e, no_ceiling, strcmp(r->verified, "pass") != 0, flags, sizeof flags);
         roof_str(out, r->host, 0);
         roof_str(out, r->device, 0);
@@ -142,10 +117,6 @@ int roof_report(FILE *out, const struct csv_table *t)
         /* cpu OpenMP threads or gpu threads a block: a thread sweep's rows apart */
         roof_num(out, r->threads > 0 ? (double)r->threads : NAN, 1);
     }
-    if (more)
-        fprintf(stderr,
-                "roofline: and %zu more rows whose ceilings are missing for other reasons\n", more);
     roof_ceilings_free(c);
-    free(said);
     return 0;
 }

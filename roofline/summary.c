@@ -541,6 +541,7 @@ int roof_table(FILE *out, const struct csv_table *t)
     struct roof_ceilings *c = NULL;
     struct cases cs;
     if (machines_and_ceilings(t, &idx, &m, &nm, &c, &cs)) return 2;
+    roof_say_missing_ceilings(c, t); /* a no_ceiling line says why, as in the report */
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
         const struct csv_row *mr = &t->rows[m[g].first];

@@ -29,6 +29,22 @@ v=$(col "$tmp/r.csv" flags "gpuhost,.*,fp16c,")
 [ "$v" = no_ceiling ] && ok "fp16c without a 2-byte copy: no_ceiling" || bad "gpu fp16c flags '$v'"
 grep -q "no stream copy rows for host gpuhost.*precision fp16s" "$tmp/r.err" &&
     ok "stderr names the missing fp16s copy" || bad "stderr: $(cat "$tmp/r.err")"
+# no 2-byte copy in the input, its 4- and 8-byte copies given: the report and --table agree on
+# each 16-bit row (no ceiling, flagged no_ceiling, exit 0) and say the same on stderr: the fp16s
+# copy it lacks, once per machine and store kind
+"$rl" "$fx/stream.csv" "$fx/lbm-fp16.csv" >"$tmp/n.csv" 2>"$tmp/n.err"
+rc=$?
+"$rl" --table "$fx/stream.csv" "$fx/lbm-fp16.csv" >"$tmp/n.txt" 2>"$tmp/nt.err"
+rt=$?
+[ $rc -eq 0 ] && [ $rt -eq 0 ] && ok "no 2-byte copy: report and --table exit 0" || bad "no 2-byte copy: report exit $rc, --table exit $rt: $(cat "$tmp/n.err")"
+for p in fp16s fp16c; do
+    v=$(col "$tmp/n.csv" flags "nodeA,.*,$p,")/$(col "$tmp/n.csv" ceiling_kernel "nodeA,.*,$p,")
+    [ "$v" = no_ceiling/ ] && ok "report: $p no_ceiling" || bad "report: $p '$v'"
+    grep -Eq "^ +pull +$p +100\.0 +- +- .* no_ceiling$" "$tmp/n.txt" && ok "--table: $p no_ceiling" ||
+        bad "--table: $p: $(cat "$tmp/n.txt")"
+done
+[ "$(grep -c "no stream copy rows for host nodeA.*precision fp16s" "$tmp/n.err")" -eq 1 ] && cmp -s "$tmp/n.err" "$tmp/nt.err" &&
+    ok "report and --table name the missing fp16s copy alike" || bad "stderr: report '$(cat "$tmp/n.err")', --table '$(cat "$tmp/nt.err")'"
 # --summary's figures are sp and dp: a machine with 16-bit LBM rows only gets empty figures (its
 # cells too) and one line on stderr saying where its rows are
 "$rl" --summary "$fx/stream.csv" "$fx/stream-fp16.csv" "$fx/lbm-fp16.csv" >"$tmp/s.csv" 2>"$tmp/s.err"
