@@ -259,6 +259,45 @@ static void csv_row_init(struct csv_row *r, const char *empty)
     r->schema = CSV_SCHEMA;
 }
 
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* The writer's whole numbers (%lld of a count, never negative): digits only. strtoll alone would
+ * also take leading blanks and a '+', which no row of the suite holds. */
+static int plain_whole(const char *s)
+{
+    const char *p = s;
+    while (is_digit(*p))
+        p++;
+    return p > s && *p == '\0';
+}
+
+/* The writer's real numbers (%.9g, and "nan" for a result that is not a number): an optional
+ * '-', digits with an optional fraction, an optional exponent; or inf, -inf, nan. strtod alone
+ * would also take hex (0x10), leading blanks, a '+', "infinity" and "nan(...)": a field holding
+ * one was not written by the suite, so it is refused as malformed, not read as a value. */
+static int plain_real(const char *s)
+{
+    int digits = 0;
+    if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 || strcmp(s, "nan") == 0) return 1;
+    if (*s == '-') s++;
+    for (; is_digit(*s); s++)
+        digits++;
+    if (*s == '.')
+        for (s++; is_digit(*s); s++)
+            digits++;
+    if (!digits) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s += s[1] == '+' || s[1] == '-' ? 2 : 1;
+        if (!is_digit(*s)) return 0;
+        while (is_digit(*s))
+            s++;
+    }
+    return *s == '\0';
+}
+
 static int parse_field(struct csv_table *t, int col, const char *text, struct csv_row *r,
                        const char **why)
 {
@@ -293,15 +332,20 @@ static int parse_field(struct csv_table *t, int col, const char *text, struct cs
     }
     errno = 0;
     if (c->kind == CSV_K_DBL || c->kind == CSV_K_NUM) {
+        if (!plain_real(text)) {
+            *why = "not a plain decimal number (the suite writes 42, -1.5e-07, nan)";
+            return 1;
+        }
         double v = strtod(text, &end);
-        if (*end || errno == ERANGE || end == text) {
-            *why = "not a number";
+        if (errno == ERANGE) {
+            *why = "out of the range of a double";
             return 1;
         }
         *(double *)p = v;
     } else {
-        long long v = strtoll(text, &end, 10);
-        if (*end || errno == ERANGE || end == text || v < 0) {
+        /* plain_whole first: strtoll then reads the whole field */
+        long long v = plain_whole(text) ? strtoll(text, &end, 10) : -1;
+        if (v < 0 || errno == ERANGE) {
             *why = "not a non-negative whole number";
             return 1;
         }

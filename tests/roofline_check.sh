@@ -301,6 +301,13 @@ for v in -5 0 inf 1e+308; do
     awk -F, -v OFS=, -v v="$v" 'NR==2{$27=v} 1' "$fx/stream.csv" >"$tmp/bw$v.csv"
     check_bad "bw$v.csv:2: column bw_dram_GBs: value $v" "$tmp/bw$v.csv" "$fx/lbm.csv"
 done
+# a number field is a plain decimal number, as the suite writes it: hex, blanks, a '+' and
+# strtod's words are refused where the reader refuses any malformed field (file:line, column, text)
+for c_v in "bw_dram_GBs|0x1e" "bw_dram_GBs| 30" "nx| 100000000" "bw_prog_GBs|+20" "bw_dram_GBs|Infinity"; do
+    c=${c_v%%|*} v=${c_v#*|}
+    awk -F, -v OFS=, -v c="$c" -v v="$v" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i} NR==2{$k=v} 1' "$fx/stream.csv" >"$tmp/plain.csv"
+    check_bad "plain.csv:2: column $c: '$v' is not a" "$tmp/plain.csv" "$fx/lbm.csv"
+done
 awk -F, -v OFS=, 'NR==3{$28="nan"} 1' "$fx/lbm.csv" >"$tmp/nan.csv"
 check_bad "nan.csv:3: column mflups is empty or not a number" "$fx/stream.csv" "$tmp/nan.csv"
 # two generations of files concatenated (a later one with a column appended, its header BOM'd):

@@ -112,5 +112,23 @@ int main(void)
     CHECK(read_fails("schema,host\n1,\"open\n", "unterminated quoted field"));
     CHECK(read_fails("schema,nx,nx\n1,2,3\n", "names column 'nx' twice"));
     CHECK(read_fails("schema,nx\n,5\n", "never empty"));
+
+    /* a number is plain decimal, as the writer writes it (%lld, %.9g, "nan"): strtod's and
+     * strtoll's extras (hex, blanks, a '+', "infinity", "nan(...)") are refused like any other
+     * malformed field, file, line, column and text named */
+    CHECK(read_fails("schema,t_min_s\n1,0x10\n", "fixture.csv:2: column t_min_s: '0x10' is not"));
+    CHECK(read_fails("schema,t_min_s\n1, 0.5\n", "column t_min_s: ' 0.5' is not"));
+    CHECK(read_fails("schema,t_min_s\n1,+0.5\n", "column t_min_s: '+0.5' is not"));
+    CHECK(read_fails("schema,t_min_s\n1,infinity\n", "'infinity' is not"));
+    CHECK(read_fails("schema,max_rel_err\n1,nan(7)\n", "'nan(7)' is not"));
+    CHECK(read_fails("schema,t_min_s\n1,1e\n", "'1e' is not"));
+    CHECK(read_fails("schema,nx\n1, 5\n", "column nx: ' 5' is not a non-negative whole number"));
+    CHECK(read_fails("schema,nx\n1,+5\n", "column nx: '+5' is not"));
+    f = from_text("schema,t_min_s,omega,max_rel_err,bw_prog_GBs,nx\n1,1.5e-07,-0.25,nan,inf,12\n");
+    CHECK(csv_read(f, "plain.csv", &t, err, sizeof err) == 0);
+    fclose(f);
+    CHECK(t.n == 1 && t.rows[0].t_min_s == 1.5e-07 && t.rows[0].omega == -0.25 &&
+          isnan(t.rows[0].max_rel_err) && isinf(t.rows[0].bw_prog_GBs) && t.rows[0].nx == 12);
+    csv_table_free(&t);
     return check_report("test_csv");
 }
