@@ -1,11 +1,11 @@
 /* summary.c: one row per device (host, device, backend): copy bandwidth in both conventions
  * against the theoretical figure, the best LBM rates sp and dp at the largest domain both
- * precisions were run at (never from a cache-resident or above-ceiling case while a DRAM-bound
- * one exists), their layouts, spread and provenance, the other stream kernels' best bandwidth:
- * the procurement view, with the work per joule of the rows it reports where they carry energy.
- * Several rows of one case (the main job's rounds) count as one case: its best row, STREAM's
- * rule, classified once, with the spread of the rows beside it.
- * Also the same per device as a short plain-text table (--table). */
+ * precisions were run at (where they share none, each at its own largest, said; never from a
+ * cache-resident or above-ceiling case while a DRAM-bound one exists), their layouts, spread and
+ * provenance, the other stream kernels' best bandwidth: the procurement view, with the work per
+ * joule of the rows it reports where they carry energy. Several rows of one case (the main job's
+ * rounds) count as one case: its best row, STREAM's rule, classified once, with the spread of the
+ * rows beside it. Also the same per device as a short plain-text table (--table). */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,61 +239,115 @@ static int cmp_ll(const void *pa, const void *pb)
 }
 
 struct headline {
-    long long cells;
+    /* fluid cells of the sp and dp headlines: the largest size both were run at, or, where they
+     * share none, each its own largest (-1: no such row) */
+    long long cells, cells_dp;
+    long long any; /* the largest size of any precision's candidate row (16-bit too); -1 none */
     const struct csv_row *sp, *dp;
 };
 
-/* The headline rows of one machine's rows ix[0..n): the largest size run in both sp and dp
- * (else the largest run at all), the best rate there per precision; among one-rank rows where
- * the machine has any (a multi-rank row's rate is its job's, of several devices), and among those
- * among DRAM-bound cases where it has any (a case is classified once, by its best row). */
-static void headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
-                        size_t n, struct headline *h)
+/* The rows of one machine's rows ix[0..n) a headline may come from, into e (*ne of them):
+ * verified lbm rows; among them one-rank rows where the machine has any (a multi-rank row's rate
+ * is its job's, of several devices), and among those DRAM-bound cases where it has any (a case
+ * is classified once, by its best row). */
+static void headline_rows(const struct csv_table *t, const struct cases *cs, const size_t *ix,
+                          size_t n, const struct csv_row **e, size_t *ne)
 {
     int single = 0, clean = 0; /* the filters that apply: some row passes each */
-    long long both = -1, any = -1;
-    h->cells = -1;
-    h->sp = h->dp = NULL;
     for (size_t k = 0; k < n; k++)
         single |= is_lbm_pass(&t->rows[ix[k]]) && t->rows[ix[k]].ranks <= 1;
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[ix[k]];
         clean |= is_lbm_pass(r) && (!single || r->ranks <= 1) && case_of(cs, t, r)->clean;
     }
-#define HEADLINE_SKIP_(r)                                                                          \
-    (!is_lbm_pass(r) || (single && (r)->ranks > 1) || (clean && !case_of(cs, t, r)->clean))
-    /* the largest size with both: the sizes of the sp rows sorted, each dp row looked up */
-    {
-        int64_t *spc = malloc((n ? n : 1) * sizeof *spc);
-        size_t nsp = 0;
-        for (size_t k = 0; k < n; k++) {
-            const struct csv_row *r = &t->rows[ix[k]];
-            if (HEADLINE_SKIP_(r)) continue;
-            if (r->fluid_cells > any) any = r->fluid_cells;
-            if (strcmp(r->precision, "sp") == 0 && spc) spc[nsp++] = r->fluid_cells;
-        }
-        if (spc) {
-            qsort(spc, nsp, sizeof *spc, cmp_ll);
-            for (size_t k = 0; k < n; k++) {
-                const struct csv_row *r = &t->rows[ix[k]];
-                if (HEADLINE_SKIP_(r) || strcmp(r->precision, "dp") != 0 || r->fluid_cells <= both)
-                    continue;
-                if (bsearch(&r->fluid_cells, spc, nsp, sizeof *spc, cmp_ll)) both = r->fluid_cells;
-            }
-        }
-        free(spc);
-    }
-    h->cells = both >= 0 ? both : any;
+    *ne = 0;
     for (size_t k = 0; k < n; k++) {
         const struct csv_row *r = &t->rows[ix[k]];
-        const struct csv_row **slot;
-        if (HEADLINE_SKIP_(r) || r->fluid_cells != h->cells) continue;
-        slot = strcmp(r->precision, "sp") == 0   ? &h->sp
-               : strcmp(r->precision, "dp") == 0 ? &h->dp
-                                                 : NULL;
-        if (slot && (!*slot || r->mflups > (*slot)->mflups)) *slot = r;
+        if (is_lbm_pass(r) && !(single && r->ranks > 1) && !(clean && !case_of(cs, t, r)->clean))
+            e[(*ne)++] = r;
     }
-#undef HEADLINE_SKIP_
+}
+
+/* The largest fluid-cell count of rows e[0..ne) of precision p (NULL: any); -1 for none. */
+static long long largest(const struct csv_row *const *e, size_t ne, const char *p)
+{
+    long long m = -1;
+    for (size_t k = 0; k < ne; k++)
+        if ((!p || strcmp(e[k]->precision, p) == 0) && e[k]->fluid_cells > m) m = e[k]->fluid_cells;
+    return m;
+}
+
+/* The largest fluid-cell count run in both sp and dp among e[0..ne); -1 for none (or out of
+ * memory): the sizes of the sp rows sorted, each dp row's looked up. */
+static long long common_size(const struct csv_row *const *e, size_t ne)
+{
+    int64_t *spc = malloc((ne ? ne : 1) * sizeof *spc);
+    size_t nsp = 0;
+    long long both = -1;
+    if (!spc) return -1;
+    for (size_t k = 0; k < ne; k++)
+        if (strcmp(e[k]->precision, "sp") == 0) spc[nsp++] = e[k]->fluid_cells;
+    qsort(spc, nsp, sizeof *spc, cmp_ll);
+    for (size_t k = 0; k < ne; k++)
+        if (strcmp(e[k]->precision, "dp") == 0 && e[k]->fluid_cells > both &&
+            bsearch(&e[k]->fluid_cells, spc, nsp, sizeof *spc, cmp_ll))
+            both = e[k]->fluid_cells;
+    free(spc);
+    return both;
+}
+
+/* The fastest of rows e[0..ne) of precision p at cells fluid cells; NULL for none. */
+static const struct csv_row *fastest_at(const struct csv_row *const *e, size_t ne, const char *p,
+                                        long long cells)
+{
+    const struct csv_row *best = NULL;
+    for (size_t k = 0; k < ne; k++)
+        if (e[k]->fluid_cells == cells && strcmp(e[k]->precision, p) == 0 &&
+            (!best || e[k]->mflups > best->mflups))
+            best = e[k];
+    return best;
+}
+
+/* The headline rows of one machine's rows ix[0..n) (headline_rows): the best rate per precision
+ * at the largest size both sp and dp were run at, so that the two compare; where they share no
+ * size, each at its own largest rather than one dropped (said on stderr by the summary). 16-bit
+ * rows are no headline and set no size. */
+static void headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
+                        size_t n, struct headline *h)
+{
+    const struct csv_row **e = malloc((n ? n : 1) * sizeof *e);
+    size_t ne = 0;
+    long long both;
+    h->sp = h->dp = NULL;
+    h->cells = h->cells_dp = h->any = -1;
+    if (!e) return;
+    headline_rows(t, cs, ix, n, e, &ne);
+    both = common_size(e, ne);
+    h->any = largest(e, ne, NULL);
+    h->cells = both >= 0 ? both : largest(e, ne, "sp");
+    h->cells_dp = both >= 0 ? both : largest(e, ne, "dp");
+    h->sp = fastest_at(e, ne, "sp", h->cells);
+    h->dp = fastest_at(e, ne, "dp", h->cells_dp);
+    free(e);
+}
+
+/* The lines a reader of the summary's CSV needs about machine mr's headlines (h): sp and dp at
+ * two sizes, or no sp or dp figure at all for 16-bit rows only. */
+static void headline_notes(const struct csv_row *mr, const struct headline *h)
+{
+    if (h->sp && h->dp && h->cells != h->cells_dp)
+        fprintf(stderr,
+                "roofline: --summary: %s (%s): sp and dp share no domain size; mflups_sp is at "
+                "%lld fluid cells (lbm_cells), mflups_dp at %lld (lbm_cells_dp), each its "
+                "largest\n",
+                mr->host, mr->device, h->cells, h->cells_dp);
+    /* the summary's figures are sp's and dp's: a machine whose LBM rows are all 16-bit has none,
+     * and the cells of its rows would stand beside empty figures */
+    if (!h->sp && !h->dp && h->any > 0)
+        fprintf(stderr,
+                "roofline: --summary: %s (%s) has LBM rows in 16-bit precisions only; the "
+                "summary's figures are sp and dp, the report and --table hold those rows\n",
+                mr->host, mr->device);
 }
 
 static const struct csv_row *best_copy(const struct csv_table *t, const size_t *ix, size_t n)
@@ -410,7 +464,7 @@ int roof_summary(FILE *out, const struct csv_table *t)
           "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,"
           "mflups_rounds_med_sp,rounds_dp,mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,"
           "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med,cpu_clock_low_MHz,cpu_clock_MHz,"
-          "reps_disturbed,cpu_unsteady,layout_sp,layout_dp\n",
+          "reps_disturbed,cpu_unsteady,layout_sp,layout_dp,lbm_cells_dp\n",
           out);
     for (size_t g = 0; g < nm; g++) {
         size_t *ix = idx + m[g].start, n = m[g].n;
@@ -443,14 +497,9 @@ int roof_summary(FILE *out, const struct csv_table *t)
         roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
         roof_num(out, peak, 0);
         roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
-        /* the summary's figures are sp's and dp's: a machine whose LBM rows are all 16-bit has
-         * none, and the cells of its rows would stand beside empty figures */
-        if (!sp && !dp && h.cells > 0)
-            fprintf(stderr,
-                    "roofline: --summary: %s (%s) has LBM rows in 16-bit precisions only; the "
-                    "summary's figures are sp and dp, the report and --table hold those rows\n",
-                    mr->host, mr->device);
-        roof_num(out, h.cells > 0 && (sp || dp) ? (double)h.cells : NAN, 0);
+        headline_notes(mr, &h);
+        /* sp's size (dp's where there is no sp); dp's in lbm_cells_dp, last */
+        roof_num(out, sp ? (double)h.cells : dp ? (double)h.cells_dp : NAN, 0);
         roof_num(out, sp ? sp->mflups : NAN, 0);
         roof_num(out, ok_sp ? es.pct : NAN, 0);
         roof_num(out, dp ? dp->mflups : NAN, 0);
@@ -489,7 +538,8 @@ int roof_summary(FILE *out, const struct csv_table *t)
         /* which layout gave each headline (a run of --layout soa,rows holds several); empty
          * for rows written before the layout column */
         roof_str(out, sp ? sp->layout : "", 0);
-        roof_str(out, dp ? dp->layout : "", 1);
+        roof_str(out, dp ? dp->layout : "", 0);
+        roof_num(out, dp ? (double)h.cells_dp : NAN, 1);
     }
     cases_free(&cs);
     roof_ceilings_free(c);

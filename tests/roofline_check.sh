@@ -98,6 +98,18 @@ near "$v" 25.33 && [ "$f" = ceiling_in_cache ] && ok "only an in-cache copy: 25.
 [ "$(wc -l <"$tmp/s.csv")" -eq 3 ] && ok "summary: one row per device" || bad "summary rows $(wc -l <"$tmp/s.csv")"
 v=$(col "$tmp/s.csv" mflups_sp 'nodeA'); near "$v" 200 && ok "summary best sp at the largest common size: $v" || bad "summary mflups_sp $v"
 v=$(col "$tmp/s.csv" copy_prog_GBs 'nodeA'); near "$v" 40 && ok "summary copy GB/s $v" || bad "summary copy $v"
+# sp and dp with no domain size in common (nodeA's dp at 128^3 only): each at its own largest
+# size, dp's in lbm_cells_dp, and one line on stderr saying so; dp never dropped unsaid
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    NR > 1 && $c["host"] == "nodeA" && $c["precision"] == "dp" {
+        $c["nx"] = $c["ny"] = $c["nz"] = $c["pitch"] = 128; $c["cells"] = $c["fluid_cells"] = 2097152 } 1' \
+    "$fx/lbm.csv" >"$tmp/lbm-dp128.csv"
+"$rl" --summary "$fx/stream.csv" "$tmp/lbm-dp128.csv" >"$tmp/s128.csv" 2>"$tmp/s128.err" || bad "summary (dp at 128^3) exit $?"
+v=$(col "$tmp/s128.csv" mflups_dp nodeA)/$(col "$tmp/s128.csv" lbm_cells nodeA)/$(col "$tmp/s128.csv" lbm_cells_dp nodeA)/$(col "$tmp/s128.csv" mflups_sp nodeA)
+[ "$v" = 50/16777216/2097152/200 ] && [ "$(grep -c "nodeA (Xeon X): sp and dp share no domain size" "$tmp/s128.err")" -eq 1 ] &&
+    ! grep -q gpuhost "$tmp/s128.err" && ok "sp and dp at no common size: each at its own, said once ($v)" ||
+    bad "sp and dp at no common size: '$v', stderr: $(cat "$tmp/s128.err")"
+v=$(col "$tmp/s.csv" lbm_cells_dp nodeA); [ "$v" = 16777216 ] && ok "lbm_cells_dp at the common size" || bad "lbm_cells_dp '$v'"
 # an lbm row that failed verification beside verified ones: the table's line counts it, the
 # summary says so on stderr (neither takes it)
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i; print; next }

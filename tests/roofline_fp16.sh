@@ -54,4 +54,14 @@ v=$(col "$tmp/s.csv" lbm_cells "nodeA,")
     bad "summary exit $rc, lbm_cells '$v'"
 grep -q "nodeA.*16-bit precisions only" "$tmp/s.err" && ok "summary: stderr says the rows are 16-bit" ||
     bad "summary stderr: $(cat "$tmp/s.err")"
+# 16-bit rows at a larger size take no sp headline away (no dp rows): sp at its own largest size
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    $c["host"] == "nodeA" && $c["precision"] == "sp" && $c["nx"] == 256 { print
+        $c["precision"] = "fp16s"; $c["nx"] = $c["ny"] = $c["nz"] = $c["pitch"] = 512
+        $c["cells"] = $c["fluid_cells"] = 134217728; $c["prog_bytes"] = 76; $c["dram_bytes"] = 114; print }' \
+    "$fx/lbm.csv" >"$tmp/lbm-sp16.csv"
+"$rl" --summary "$fx/stream.csv" "$fx/stream-fp16.csv" "$tmp/lbm-sp16.csv" >"$tmp/s16.csv" 2>"$tmp/s16.err"
+v=$(col "$tmp/s16.csv" kernel_sp nodeA)/$(col "$tmp/s16.csv" mflups_sp nodeA)/$(col "$tmp/s16.csv" lbm_cells nodeA)
+[ "$v" = pull_nt/200/16777216 ] && ! grep -q "16-bit precisions only" "$tmp/s16.err" &&
+    ok "summary: sp headline at its own size beside larger 16-bit rows ($v)" || bad "summary sp beside 16-bit rows: '$v', $(cat "$tmp/s16.err")"
 [ $fails -eq 0 ] && echo "roofline_fp16: ok" || { echo "roofline_fp16: $fails failed" >&2; exit 1; }
