@@ -47,11 +47,13 @@ static size_t elements_for(const struct stream_device *d, const struct stream_op
 /* The sizes in whole elements: a size that is not a multiple of the element rounds down (STREAM
  * and BabelStream size their arrays in elements), and one that then comes to the element count of
  * a size before it is marked in dup (nprecs x sizes.n, zeroed) to run once. note: one line for
- * stderr when any size was rounded, else empty. */
+ * stderr when any size was rounded, else empty. Its counts are of --size values, each counted
+ * once however many of the precisions it is rounded down or repeated in: a user counts the sizes
+ * given, and --precision sp,dp must not double them. */
 static void size_elements(const struct stream_opts *o, unsigned char *dup, char *note, size_t len)
 {
     const size_t n = o->sizes.n;
-    size_t rounded = 0, dups = 0;
+    size_t rounded = 0, dups = 0; /* sizes rounded down / run once in one precision or more */
     note[0] = '\0';
     for (int pi = 0; pi < o->c.nprecs; pi++) {
         const enum prec p = (enum prec)o->c.precs[pi];
@@ -59,7 +61,7 @@ static void size_elements(const struct stream_opts *o, unsigned char *dup, char 
         for (size_t si = 0; si < n; si++) {
             const size_t b = o->sizes.v[si];
             if (b % es == 0) continue; /* distinct whole sizes: cli_opt_list removed repeats */
-            if (rounded++ == 0)
+            if (note[0] == '\0')
                 snprintf(note, len,
                          "--size %zu bytes is not a whole number of %s elements (%zu bytes): it "
                          "runs as %zu elements (%zu bytes)",
@@ -70,15 +72,24 @@ static void size_elements(const struct stream_opts *o, unsigned char *dup, char 
                 if (sj != si && o->sizes.v[sj] / es == b / es)
                     dup[(size_t)pi * n + (sj < si ? si : sj)] = 1;
         }
-        for (size_t si = 0; si < n; si++)
-            dups += dup[(size_t)pi * n + si];
+    }
+    for (size_t si = 0; si < n; si++) {
+        int r = 0, d = 0;
+        for (int pi = 0; pi < o->c.nprecs; pi++) {
+            r |= o->sizes.v[si] % prec_size((enum prec)o->c.precs[pi]) != 0;
+            d |= dup[(size_t)pi * n + si];
+        }
+        rounded += (size_t)r;
+        dups += (size_t)d;
     }
     if (rounded > 1)
-        snprintf(note + strlen(note), len - strlen(note),
-                 "; %zu more rounded down likewise (counted per precision)", rounded - 1);
+        snprintf(note + strlen(note), len - strlen(note), "; %zu more size%s rounded down likewise",
+                 rounded - 1, rounded > 2 ? "s are" : " is");
     if (dups)
         snprintf(note + strlen(note), len - strlen(note),
-                 "; %zu come to an element count an earlier size has and do not run again", dups);
+                 "; %zu size%s the element count of an earlier size in a precision and %s not "
+                 "run again in it",
+                 dups, dups > 1 ? "s come to" : " comes to", dups > 1 ? "do" : "does");
 }
 
 static void fill_row(struct csv_record *r, const struct run_ctx *x, const struct stream_case *c,
