@@ -1,6 +1,6 @@
 /* output.c: the CSV destination of a run: refusal of existing files, the lock, whole-row writes
  * and the cut back to the last complete row when a write fails. */
-#define _DEFAULT_SOURCE /* flock */
+#define _GNU_SOURCE /* F_OFD_SETLK, F_OFD_GETLK */
 #include "output.h"
 
 #include "cli.h"
@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -180,6 +179,47 @@ static int open_path(struct output *o, const char *path, int dry, char *err, siz
 
 #define CLAIM_AGAIN (-1) /* the path names another file than the one locked: open it again */
 
+/* The lock is an exclusive fcntl lock on the whole file, of the open file description (OFD)
+ * where the system has them: like flock's, it belongs to this descriptor and goes with its
+ * close; unlike flock's, it can be tested without being taken (F_OFD_GETLK). --check tests it:
+ * a check that took the lock, even for microseconds, would refuse a run starting at that moment
+ * ("another run is writing this file") although no run was. */
+#ifdef F_OFD_SETLK
+#define LOCK_TAKE F_OFD_SETLK
+#define LOCK_TEST F_OFD_GETLK
+#else /* the process's lock: it differs only in going with any descriptor's close of the file,     \
+       * and this program opens the file once */
+#define LOCK_TAKE F_SETLK
+#define LOCK_TEST F_GETLK
+#endif
+
+/* Takes the lock, or (dry) tests whether it could be taken. 0, or -1 with errno: EAGAIN or
+ * EACCES when another run holds it. */
+static int lock_file(int fd, int dry)
+{
+    struct flock l;
+    int rc;
+    memset(&l, 0, sizeof l); /* l_start 0, l_len 0: the whole file, however long it grows */
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    rc = fcntl(fd, dry ? LOCK_TEST : LOCK_TAKE, &l);
+#ifdef F_OFD_SETLK
+    /* a kernel before Linux 3.15 lacks OFD locks: the process's lock, which conflicts with
+     * another run's OFD lock all the same */
+    if (rc && errno == EINVAL) {
+        memset(&l, 0, sizeof l);
+        l.l_type = F_WRLCK;
+        l.l_whence = SEEK_SET;
+        rc = fcntl(fd, dry ? F_GETLK : F_SETLK, &l);
+    }
+#endif
+    if (rc == 0 && dry && l.l_type != F_UNLCK) { /* the holder's lock, described */
+        errno = EAGAIN;
+        rc = -1;
+    }
+    return rc;
+}
+
 /* 1 when o's path still names the file st describes (its descriptor's): a file removed or made
  * again under that name by another run is not this run's */
 static int named_here(const struct output *o, const struct stat *st)
@@ -188,13 +228,13 @@ static int named_here(const struct output *o, const struct stat *st)
     return stat(o->name, &named) == 0 && named.st_dev == st->st_dev && named.st_ino == st->st_ino;
 }
 
-/* Lock, then refuse, mark for emptying at the first row, or check for --append. Nothing in the
- * file changes here. Returns 0, 2, OUTPUT_EXIT or CLAIM_AGAIN. */
-static int claim(struct output *o, enum output_mode mode, char *err, size_t errlen)
+/* Lock (dry: test the lock), then refuse, mark for emptying at the first row, or check for
+ * --append. Nothing in the file changes here. Returns 0, 2, OUTPUT_EXIT or CLAIM_AGAIN. */
+static int claim(struct output *o, enum output_mode mode, int dry, char *err, size_t errlen)
 {
     struct stat st;
-    if (flock(o->fd, LOCK_EX | LOCK_NB)) {
-        if (errno == EWOULDBLOCK)
+    if (lock_file(o->fd, dry)) {
+        if (errno == EAGAIN || errno == EACCES)
             cli_fail(err, errlen,
                      "-o %s: another run is writing this file (it holds the lock); "
                      "wait for it or choose another file",
@@ -203,7 +243,7 @@ static int claim(struct output *o, enum output_mode mode, char *err, size_t errl
             cli_fail(err, errlen, "-o %s: cannot lock it: %s", o->name, strerror(errno));
         return 2;
     }
-    o->locked = 1;
+    o->locked = !dry;
     if (fstat(o->fd, &st)) { /* again: the run that held the lock may have written */
         cli_fail(err, errlen, "-o %s: %s", o->name, strerror(errno));
         return 2;
@@ -257,7 +297,7 @@ static int open_file(struct output *o, const char *path, enum output_mode mode, 
         /* a file size limit (ulimit -f) then fails the write with EFBIG, which is cut back like
          * a full disk, instead of killing the program in the middle of a row */
         if (!dry) signal(SIGXFSZ, SIG_IGN);
-        rc = claim(o, mode, err, errlen);
+        rc = claim(o, mode, dry, err, errlen);
         if (rc != CLAIM_AGAIN) return rc;
         close(o->fd); /* not ours to remove: another run's, or gone */
         o->fd = -1;

@@ -2,7 +2,8 @@
  *
  * -o FILE (or "-" / none: stdout). A regular file that exists and is not empty is refused unless
  * --overwrite (start it afresh) or --append (add rows below the same header) is given; the file
- * is locked (flock, exclusive) for the whole run and a second run is refused while one holds it.
+ * is locked (an exclusive fcntl lock of the open file description) for the whole run and a second
+ * run is refused while one holds it.
  * Each row is formatted in memory and written with one write(2) loop; when a write fails (disk
  * full, file size limit, I/O error) the file is cut back to its last complete row. The header
  * goes out with the first row (and --overwrite empties the file then): a run that ends before
@@ -69,7 +70,8 @@ int output_open(struct output *o, const char *path, enum output_mode mode,
 
 /* --check: the refusals output_open would give (stdout with --append or --overwrite, a folder
  * that is missing or not writable, a file that exists and is not empty, another header, the
- * lock held), making, emptying and writing nothing. Returns 0, 2 or OUTPUT_EXIT as
+ * lock held), making, emptying and writing nothing; the lock is tested, never taken, so a run
+ * starting meanwhile is not refused because of a check. Returns 0, 2 or OUTPUT_EXIT as
  * output_open. */
 int output_check(const char *path, enum output_mode mode, int (*write_header)(FILE *), char *err,
                  size_t errlen);

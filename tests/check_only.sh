@@ -3,7 +3,8 @@
 # nothing on stdout, no -o file, and stderr's last line says how many cases it accepted. The
 # same with a bad argument added: exit 2, its one line (the main job checks SUITE_*_ARGS so). The
 # output's refusals too, as a run gives them, with the file made, emptied and written in no way:
-# --append to stdout, a missing folder, an existing file, --append onto another header. And an
+# --append to stdout, a missing folder, an existing file, --append onto another header; the lock
+# tested, not taken (seen through strace where it can trace). And an
 # unknown option inside a cluster, or an abbreviation of several, named as what it is.
 set -u
 bin=$1
@@ -44,6 +45,18 @@ refused "header differs" "$@" -o "$tmp/other.csv" --append
 "$bin" "$@" --check -o "$tmp/other.csv" --overwrite >"$tmp/stdout" 2>"$tmp/stderr" ||
     fail "--overwrite --check: exit $?: $(cat "$tmp/stderr")"
 [ "$(cksum <"$tmp/other.csv")" = "$sum" ] || fail "--check changed an existing -o file"
+# the lock tested, never taken: a check holding it even for microseconds refuses a run that
+# starts then. strace shows the calls (the run's own lock would be F_OFD_SETLK, or flock before)
+if strace -f -o /dev/null true 2>/dev/null; then
+    strace -f -qq -e trace=flock,fcntl -o "$tmp/trace" \
+        "$bin" "$@" --check -o "$tmp/other.csv" --overwrite >"$tmp/stdout" 2>"$tmp/stderr" ||
+        fail "--overwrite --check under strace: exit $?: $(cat "$tmp/stderr")"
+    took=$(grep -E 'flock\([0-9]+, LOCK_(EX|SH)|F_(OFD_)?SETLKW?\b' "$tmp/trace")
+    [ -n "$took" ] && fail "--check took the -o file's lock: $took"
+    grep -Eq 'F_(OFD_)?GETLK\b' "$tmp/trace" || fail "--check did not test the -o file's lock"
+else
+    echo "skipped: --check's lock calls (strace cannot trace here)"
+fi
 : >"$tmp/empty.csv"
 "$bin" "$@" --check -o "$tmp/empty.csv" --append >"$tmp/stdout" 2>"$tmp/stderr" ||
     fail "--append --check onto an empty file: exit $?: $(cat "$tmp/stderr")"
