@@ -3,7 +3,6 @@
  * launched through lbm_dispatch.cu; the distributed calls are in lbm_cuda_dist.cu. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "gpu_check.h"
 #include "gpu_facts.h"
@@ -307,9 +306,12 @@ static int *phase_of(struct lbm_state *s)
  * phase after it is the phase before it), captured once on q[0] from the current phase. One graph
  * launch replaces that many launches and, in aa's neighbour half, the two event records and
  * waits that join its face rows' stream: the GPU starts each update as the one before ends
- * instead of waiting for the host's queue. A capture the runtime refuses is lbm_step's error
- * (the timings would change their method silently otherwise); LBMR_STUDY_GRAPHS=off launches
- * the updates one by one, the form before, for comparison in one build. */
+ * instead of waiting for the host's queue. Each kernel keeps the priority of the stream it was
+ * captured on (aa's face rows low, beside the inner rows), and the graph is uploaded here so
+ * that its first timed launch does not carry the upload. Against the launches one by one, and
+ * against flags 0 (every node at q[0]'s priority): data/lbm/gpu-graphs-h200-2026-11-28. */
+static_assert(GPU_LBM_GRAPH_UPDATES % 2 == 0, "a graph must end in the phase it started from");
+
 static cudaError_t capture_updates(struct lbm_state *s)
 {
     cudaGraph_t g = NULL;
@@ -321,18 +323,20 @@ static cudaError_t capture_updates(struct lbm_state *s)
     *phase_of(s) = phase;
     const cudaError_t end = cudaStreamEndCapture(s->q[0], &g);
     if (e == cudaSuccess) e = end;
-    if (e == cudaSuccess) e = cudaGraphInstantiate(&s->graph, g, 0);
+    if (e == cudaSuccess)
+        e = cudaGraphInstantiateWithFlags(&s->graph, g, cudaGraphInstantiateFlagUseNodePriority);
+    if (e == cudaSuccess) e = cudaGraphUpload(s->graph, s->q[0]);
     if (e == cudaSuccess) s->graph_phase = phase;
     if (g) cudaGraphDestroy(g);
     return e;
 }
 
-static int use_graphs(const struct lbm_state *s)
+/* once a state, where a graph would be launched at all, and on one domain only (a distributed
+ * rank's x-face buffers change) */
+static int use_graph(const struct lbm_state *s, int steps)
 {
-    const char *v = getenv("LBMR_STUDY_GRAPHS");
-    /* one capture a state, and one domain only (a distributed rank's x-face buffers change) */
-    return !s->graph_tried && !s->xface[0] && !s->xface[1] && !s->xsend[0] && !s->xsend[1] &&
-           !(v && strcmp(v, "off") == 0);
+    return !s->graph_tried && steps >= GPU_LBM_GRAPH_UPDATES && !s->xface[0] && !s->xface[1] &&
+           !s->xsend[0] && !s->xsend[1];
 }
 
 extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *err, size_t errlen)
@@ -340,9 +344,9 @@ extern "C" int lbm_step(struct lbm_state *s, int steps, double *seconds, char *e
     float ms = 0;
     cudaError_t e = cudaSuccess;
     int t = 0;
-    if (use_graphs(s) &&
-        gpu_check(capture_updates(s),
-                  "CUDA graph of the updates (LBMR_STUDY_GRAPHS=off: one by one)", err, errlen))
+    if (use_graph(s, steps) &&
+        gpu_check(capture_updates(s), "lbm kernel launch (a CUDA graph of the updates)", err,
+                  errlen))
         return 1;
     /* the events on the legacy default stream: they bracket the launches on s->q too (blocking
      * streams wait for it and it for them) */

@@ -1,12 +1,11 @@
 import csv, sys, collections, statistics as st
 d = sys.argv[1]
 def rows(f):
-    try: return list(csv.DictReader(open(f'{d}/{f}')))
-    except FileNotFoundError: return []
+    return list(csv.DictReader(open(f'{d}/{f}')))  # a missing file is an error, not 0 rows
 key = lambda r: tuple(r[k] for k in ('kernel','nx','ny','nz','precision','collision','geometry'))
 for s in ('9', '17'):
-    a = {key(r): (r['state_hash'], r['verified']) for r in rows(f'state-bo-{s}.csv')}
-    b = {key(r): (r['state_hash'], r['verified']) for r in rows(f'state-bn-{s}.csv')}
+    a = {key(r): (r['state_hash'], r['verified']) for r in rows(f'states-bo-{s}.csv')}
+    b = {key(r): (r['state_hash'], r['verified']) for r in rows(f'states-bn-{s}.csv')}
     diff = [k for k in a if b.get(k) != a[k]]
     nv = sum(1 for k in b if b[k][1] != 'pass')
     print(f"steps {s}: off {len(a)} on {len(b)} rows, differing {len(diff)}, on not verified {nv}", diff[:4])
