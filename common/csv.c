@@ -266,7 +266,7 @@ static int is_digit(char c)
 
 /* The writer's whole numbers (%lld of a count, never negative): digits only. strtoll alone would
  * also take leading blanks and a '+', which no row of the suite holds. */
-static int plain_whole(const char *s)
+int csv_plain_whole(const char *s)
 {
     const char *p = s;
     while (is_digit(*p))
@@ -278,7 +278,7 @@ static int plain_whole(const char *s)
  * '-', digits with an optional fraction, an optional exponent; or inf, -inf, nan. strtod alone
  * would also take hex (0x10), leading blanks, a '+', "infinity" and "nan(...)": a field holding
  * one was not written by the suite, so it is refused as malformed, not read as a value. */
-static int plain_real(const char *s)
+int csv_plain_real(const char *s)
 {
     int digits = 0;
     if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 || strcmp(s, "nan") == 0) return 1;
@@ -332,7 +332,7 @@ static int parse_field(struct csv_table *t, int col, const char *text, struct cs
     }
     errno = 0;
     if (c->kind == CSV_K_DBL || c->kind == CSV_K_NUM) {
-        if (!plain_real(text)) {
+        if (!csv_plain_real(text)) {
             *why = "not a plain decimal number (the suite writes 42, -1.5e-07, nan)";
             return 1;
         }
@@ -343,8 +343,8 @@ static int parse_field(struct csv_table *t, int col, const char *text, struct cs
         }
         *(double *)p = v;
     } else {
-        /* plain_whole first: strtoll then reads the whole field */
-        long long v = plain_whole(text) ? strtoll(text, &end, 10) : -1;
+        /* csv_plain_whole first: strtoll then reads the whole field */
+        long long v = csv_plain_whole(text) ? strtoll(text, &end, 10) : -1;
         if (v < 0 || errno == ERANGE) {
             *why = "not a non-negative whole number";
             return 1;

@@ -163,6 +163,13 @@ void csv_table_free(struct csv_table *t);
 int csv_split_fields(char *line, char **fields, int max, const char **why);
 /* A UTF-8 byte order mark (Excel writes one) at the start of s: its length (3) or 0. */
 size_t csv_bom_length(const char *s);
+/* The number rule of every reader of the suite's files, in one place: 1 when s is a number as the
+ * writer writes it, else 0. csv_plain_whole: digits only (a count, %lld, never negative);
+ * csv_plain_real: an optional '-', digits with an optional fraction and exponent, or inf, -inf,
+ * nan (%.9g). strtod and strtoll would also take hex, leading blanks, a '+' and "infinity": text
+ * the suite never writes, so a file holding it was made or changed by hand and is refused. */
+int csv_plain_whole(const char *s);
+int csv_plain_real(const char *s);
 
 #ifdef __cplusplus
 }

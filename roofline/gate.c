@@ -227,17 +227,20 @@ static int optional_column(int c)
 /* what a number read from a roofline.csv must be */
 enum value_kind { V_REAL, V_WHOLE, V_SIGNED };
 
+/* One number of a roofline.csv into *v: plain decimal text first, by the rule the raw rows' reader
+ * keeps (csv_plain_real, csv_plain_whole), so that hex, blanks or a '+' are refused in a baseline
+ * as in the rows it was made from; then its range. The report writes its counts (dims, pad,
+ * align, threads) with %.10g, digits below 1e10. 0, or 1 with the line on stderr. */
 static int report_value(const char *path, long line, const char *col, const char *text,
                         enum value_kind kind, double *v)
 {
     static const char *const what[] = {"non-negative finite number", "non-negative whole number",
                                        "finite number"};
-    char *end;
-    *v = strtod(text, &end);
-    if (*text == '\0' || *end || !isfinite(*v) || (kind != V_SIGNED && *v < 0) ||
-        (kind == V_WHOLE && *v != floor(*v))) {
+    const int plain = kind == V_WHOLE ? csv_plain_whole(text) : csv_plain_real(text);
+    *v = plain ? strtod(text, NULL) : NAN;
+    if (!plain || !isfinite(*v) || (kind != V_SIGNED && *v < 0)) {
         fprintf(stderr, "roofline: --baseline %s:%ld: column %s: value '%.40s' is not a %s\n", path,
-                line, col, text, what[kind]);
+                line, col, text, plain || kind == V_WHOLE ? what[kind] : "plain decimal number");
         return 1;
     }
     return 0;

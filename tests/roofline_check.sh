@@ -217,6 +217,12 @@ grep -v ',pull,bgk,dp,\|,pull,bgk,sp,' "$nc" >"$tmp/only-fail.csv"
 "$rl" --baseline "$tmp/base-report.csv" --tolerance 3 "$nc" >"$tmp/gr.csv" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && cmp -s <(cut -d, -f1-16 "$tmp/gn.csv") <(cut -d, -f1-16 "$tmp/gr.csv") &&
     ok "roofline.csv as the baseline: same verdicts" || bad "roofline.csv baseline: rc $rc, $(diff "$tmp/gn.csv" "$tmp/gr.csv")"
+# its numbers follow the raw rows' rule (plain decimal, as written): hex, blanks, a '+' refused
+for c_v in "pct_of_ceiling_med|0x54" "nx| 256" "pct_of_ceiling_med|+84" "threads|0x8" "mflups_per_W|Infinity"; do
+    c=${c_v%%|*} v=${c_v#*|}
+    awk -F, -v OFS=, -v c="$c" -v v="$v" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i} NR==2{$k=v} 1' "$tmp/base-report.csv" >"$tmp/plain-base.csv"
+    check_bad "plain-base.csv:2: column $c: value '$v' is not a" --baseline "$tmp/plain-base.csv" --tolerance 3 "$nc"
+done
 "$rl" --help 2>/dev/null | grep -q "roofline.csv" && "$rl" --help 2>/dev/null | grep -q "raw stream and lbm rows" &&
     [ -z "$("$rl" --help 2>&1 >/dev/null)" ] && ok "--help says what a baseline is, on stdout" || bad "--help does not say what the baseline holds"
 

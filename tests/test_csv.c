@@ -130,5 +130,18 @@ int main(void)
     CHECK(t.n == 1 && t.rows[0].t_min_s == 1.5e-07 && t.rows[0].omega == -0.25 &&
           isnan(t.rows[0].max_rel_err) && isinf(t.rows[0].bw_prog_GBs) && t.rows[0].nx == 12);
     csv_table_free(&t);
+    /* the rule itself, which the roofline tool's reader of its own roofline.csv (a baseline)
+     * shares: the writer's forms pass, strtod's extras do not */
+    CHECK(csv_plain_real("42") && csv_plain_real("-1.5e-07") && csv_plain_real(".5") &&
+          csv_plain_real("7.") && csv_plain_real("1E+3") && csv_plain_real("nan") &&
+          csv_plain_real("-inf"));
+    CHECK(!csv_plain_real("") && !csv_plain_real("0x22b8") && !csv_plain_real(" 256") &&
+          !csv_plain_real("256 ") && !csv_plain_real("+1") && !csv_plain_real("Infinity") &&
+          !csv_plain_real("nan(1)") && !csv_plain_real("-") && !csv_plain_real(".") &&
+          !csv_plain_real("1e"));
+    CHECK(csv_plain_whole("0") && csv_plain_whole("256"));
+    CHECK(!csv_plain_whole("") && !csv_plain_whole(" 256") && !csv_plain_whole("+5") &&
+          !csv_plain_whole("-1") && !csv_plain_whole("2.0") && !csv_plain_whole("1e3") &&
+          !csv_plain_whole("0x10"));
     return check_report("test_csv");
 }
