@@ -633,14 +633,40 @@ static double larger(double a, double b)
     return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
-int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
-              const char *cur_names, double tol, double energy_tol)
+/* Both runs' cases, matched: what roof_gate_check judges and roof_gate then writes. */
+struct gate_run {
+    struct gate_case *cc, *bc; /* the current and the baseline cases, sorted by key */
+    struct gate_case **match;  /* each current case's baseline case, NULL for none */
+    char *used;                /* baseline cases compared with a current one */
+    char *across;              /* current cases compared across variants (match_of) */
+    size_t ncc, nbc, cur_ceil, base_lbm;
+    int compared, energy_compared; /* cases compared by percent of ceiling, by MFLUP/s per W */
+    int own_bc;                    /* bc made here from raw rows, not the baseline's own */
+};
+
+static void gate_run_free(struct gate_run *g)
 {
-    struct gate_case *cc = NULL, *bc = NULL, **match = NULL;
-    size_t ncc = 0, nbc = 0, cur_lbm = 0, cur_ceil = 0, base_lbm = 0;
-    int regressed = 0, failed = 0, compared = 0, rc = 2, energy_compared = 0, energy_regressed = 0;
-    size_t fresh = 0, gone = 0; /* cases only in the current run, only in the baseline */
-    char *used = NULL;
+    free(g->cc);
+    if (g->own_bc) free(g->bc);
+    free(g->match);
+    free(g->used);
+    free(g->across);
+    memset(g, 0, sizeof *g);
+}
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "roofline: out of memory\n");
+    return 2;
+}
+
+/* The cases of both runs into g, with the refusals that need no matching: no current lbm rows,
+ * none with a ceiling (unless some failed verification: that alone fails the gate), no usable
+ * baseline case. 0, or 2 with one line on stderr. */
+static int gate_cases(const struct roof_baseline *base, const struct csv_table *cur,
+                      const char *cur_names, struct gate_run *g)
+{
+    size_t cur_lbm = 0, fails = 0, usable = 0;
     for (size_t i = 0; i < cur->n; i++)
         cur_lbm += strcmp(cur->rows[i].bench, "lbm") == 0;
     if (cur_lbm == 0) {
@@ -650,192 +676,243 @@ int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_tabl
                 cur_names);
         return 2;
     }
-    if (cases_of(cur, 0, &cc, &ncc)) {
-        fprintf(stderr, "roofline: out of memory\n");
-        return 2;
-    }
+    if (cases_of(cur, 0, &g->cc, &g->ncc)) return out_of_memory();
     if (base->is_report) {
-        bc = base->cases;
-        nbc = base->ncases;
-        base_lbm = nbc;
+        g->bc = base->cases;
+        g->nbc = g->base_lbm = base->ncases;
     } else {
         for (size_t i = 0; i < base->raw.n; i++)
-            base_lbm += strcmp(base->raw.rows[i].bench, "lbm") == 0;
-        if (cases_of(&base->raw, 1, &bc, &nbc)) {
-            fprintf(stderr, "roofline: out of memory\n");
-            goto done;
-        }
+            g->base_lbm += strcmp(base->raw.rows[i].bench, "lbm") == 0;
+        g->own_bc = 1;
+        if (cases_of(&base->raw, 1, &g->bc, &g->nbc)) return out_of_memory();
     }
-    for (size_t k = 0; k < ncc; k++)
-        cur_ceil += !isnan(cc[k].med);
-    if (cur_ceil == 0) {
-        size_t fails = 0;
-        for (size_t k = 0; k < ncc; k++)
-            fails += cc[k].failed;
-        if (fails == 0) {
-            fprintf(stderr,
-                    "roofline: gate: no lbm row of the current files (%s) has a stream "
-                    "copy ceiling: give the new run's stream CSV too\n",
-                    cur_names);
-            goto done;
-        }
+    for (size_t k = 0; k < g->ncc; k++) {
+        g->cur_ceil += !isnan(g->cc[k].med);
+        fails += g->cc[k].failed;
     }
-    {
-        size_t usable = 0;
-        for (size_t k = 0; k < nbc; k++)
-            usable += !isnan(bc[k].med);
-        if (usable == 0) {
-            fprintf(stderr,
-                    "roofline: gate: the baseline %s has no usable case (%zu lbm rows, none "
-                    "verified with a stream copy ceiling): give an earlier run's raw stream "
-                    "and lbm rows, or its roofline.csv\n",
-                    base->path, base_lbm);
-            goto done;
-        }
+    if (g->cur_ceil == 0 && fails == 0) {
+        fprintf(stderr,
+                "roofline: gate: no lbm row of the current files (%s) has a stream "
+                "copy ceiling: give the new run's stream CSV too\n",
+                cur_names);
+        return 2;
     }
-    match = calloc(ncc ? ncc : 1, sizeof *match);
-    used = calloc(nbc ? nbc : 1, 1);
-    if (!match || !used) {
-        fprintf(stderr, "roofline: out of memory\n");
-        goto done;
-    }
-    for (size_t k = 0; k < ncc; k++) {
+    for (size_t k = 0; k < g->nbc; k++)
+        usable += !isnan(g->bc[k].med);
+    if (usable > 0) return 0;
+    fprintf(stderr,
+            "roofline: gate: the baseline %s has no usable case (%zu lbm rows, none "
+            "verified with a stream copy ceiling): give an earlier run's raw stream "
+            "and lbm rows, or its roofline.csv\n",
+            base->path, g->base_lbm);
+    return 2;
+}
+
+/* Each current case's baseline case (match_of, then one_match_each), the baseline cases so
+ * used, and how many cases are compared, by percent of ceiling and by MFLUP/s per W. 0, or 2
+ * (out of memory, said). */
+static int gate_match(struct gate_run *g)
+{
+    g->match = calloc(g->ncc ? g->ncc : 1, sizeof *g->match);
+    g->used = calloc(g->nbc ? g->nbc : 1, 1);
+    g->across = calloc(g->ncc ? g->ncc : 1, 1);
+    if (!g->match || !g->used || !g->across) return out_of_memory();
+    for (size_t k = 0; k < g->ncc; k++) {
         int across;
-        struct gate_case *b = match_of(&cc[k], bc, nbc, cc, ncc, &across);
-        if (b && isnan(b->med)) b = NULL;
-        match[k] = b;
-        if (b && across)
-            fprintf(stderr,
-                    "roofline: gate: %s %s %s %s %lldx%lldx%lld compared across variants: "
-                    "threads %lld -> %lld, grid '%s' -> '%s' (each run once on each side)\n",
-                    cc[k].device, cc[k].kernel, cc[k].collision, cc[k].precision,
-                    (long long)cc[k].nx, (long long)cc[k].ny, (long long)cc[k].nz,
-                    (long long)b->threads, (long long)cc[k].threads, b->procs, cc[k].procs);
+        struct gate_case *b = match_of(&g->cc[k], g->bc, g->nbc, g->cc, g->ncc, &across);
+        g->match[k] = b && !isnan(b->med) ? b : NULL;
+        g->across[k] = g->match[k] && across;
     }
-    one_match_each(cc, ncc, match);
-    for (size_t k = 0; k < ncc; k++)
-        if (match[k] && (!isnan(cc[k].med) || cc[k].failed)) {
-            used[match[k] - bc] = 1;
-            compared++;
+    one_match_each(g->cc, g->ncc, g->match);
+    for (size_t k = 0; k < g->ncc; k++) {
+        const struct gate_case *c = &g->cc[k], *b = g->match[k];
+        if (b && (!isnan(c->med) || c->failed)) {
+            g->used[b - g->bc] = 1;
+            g->compared++;
         }
-    if (compared == 0) {
+        g->energy_compared += b && !c->failed && !isnan(c->med) && c->epw > 0 && b->epw > 0;
+    }
+    return 0;
+}
+
+/* The cases of both runs, matched, and every refusal of the gate: nothing compared, or with
+ * --gate-energy nothing compared by energy, besides gate_cases'. 0, or 2 with one line on
+ * stderr (g freed then). */
+static int gate_prepare(const struct roof_baseline *base, const struct csv_table *cur,
+                        const char *cur_names, double energy_tol, struct gate_run *g)
+{
+    memset(g, 0, sizeof *g);
+    int rc = gate_cases(base, cur, cur_names, g);
+    if (rc == 0) rc = gate_match(g);
+    if (rc == 0 && g->compared == 0) {
         fprintf(stderr,
                 "roofline: gate: nothing compared: none of the %zu case(s) of the current files "
                 "(%s) is among the %zu of the baseline %s (same device, backend, kernel, "
                 "collision, precision, geometry, dims, pad, align; layout, threads, rank grid, "
                 "overlap and halo path where both runs name them)\n",
-                cur_ceil, cur_names, nbc, base->path);
-        goto done;
+                g->cur_ceil, cur_names, g->nbc, base->path);
+        rc = 2;
     }
-    for (size_t k = 0; k < ncc; k++)
-        energy_compared +=
-            match[k] && !cc[k].failed && !isnan(cc[k].med) && cc[k].epw > 0 && match[k]->epw > 0;
-    if (!isnan(energy_tol) && energy_compared == 0) {
+    if (rc == 0 && !isnan(energy_tol) && g->energy_compared == 0) {
         fprintf(stderr,
                 "roofline: gate: --gate-energy: no compared case has mflups_per_W in both the "
                 "baseline %s and the current files (%s): give rows measured with energy (an "
                 "NVML or powercap meter), or leave --gate-energy out\n",
                 base->path, cur_names);
-        goto done;
+        rc = 2;
     }
-    /* all checks passed: now the CSV, in the current files' order, then the missing cases */
+    if (rc) gate_run_free(g);
+    return rc;
+}
+
+int roof_gate_check(const struct roof_baseline *base, const struct csv_table *cur,
+                    const char *cur_names, double energy_tol)
+{
+    struct gate_run g;
+    const int rc = gate_prepare(base, cur, cur_names, energy_tol, &g);
+    if (rc == 0) gate_run_free(&g);
+    return rc;
+}
+
+/* The current cases (with their matches) in the order the current files first name them, and
+ * in *miss the baseline cases compared with none, in the baseline's order: the order of the
+ * CSV. 0, or 2 (out of memory, said). */
+static int gate_output_order(struct gate_run *g, struct gate_case **miss, size_t *nmiss)
+{
+    struct gate_case *tmp = malloc((g->ncc ? g->ncc : 1) * sizeof *tmp);
+    struct gate_case **mt = malloc((g->ncc ? g->ncc : 1) * sizeof *mt);
+    *miss = malloc((g->nbc ? g->nbc : 1) * sizeof **miss);
+    *nmiss = 0;
+    if (!tmp || !mt || !*miss) {
+        free(tmp);
+        free(mt);
+        free(*miss);
+        *miss = NULL;
+        return out_of_memory();
+    }
+    for (size_t k = 0; k < g->ncc; k++) {
+        tmp[k] = g->cc[k];
+        tmp[k].text = (char *)g->match[k]; /* carried through the sort */
+    }
+    qsort(tmp, g->ncc, sizeof *tmp, by_first);
+    for (size_t k = 0; k < g->ncc; k++) {
+        mt[k] = (struct gate_case *)(void *)tmp[k].text;
+        tmp[k].text = NULL;
+    }
+    free(g->cc);
+    g->cc = tmp;
+    free(g->match);
+    g->match = mt;
+    for (size_t k = 0; k < g->nbc; k++)
+        if (!g->used[k] && !isnan(g->bc[k].med)) {
+            (*miss)[*nmiss] = g->bc[k];
+            (*miss)[(*nmiss)++].text = NULL;
+        }
+    qsort(*miss, *nmiss, sizeof **miss, by_first);
+    return 0;
+}
+
+/* the verdicts of one gate */
+struct gate_counts {
+    int regressed, failed, energy_regressed;
+    size_t fresh; /* cases only in the current run */
+};
+
+/* The status of current case c against its baseline case b (NULL: none), counted in n; *spread
+ * the spread the verdict took (the larger of both runs'). NULL where c has no ceiling and did
+ * not fail: no row (the report says why). */
+static const char *gate_status(const struct gate_case *c, const struct gate_case *b, double tol,
+                               double *spread, struct gate_counts *n)
+{
+    *spread = c->spread;
+    if (c->failed) {
+        n->failed++;
+        return "failed";
+    }
+    if (isnan(c->med)) return NULL;
+    if (!b) {
+        n->fresh++;
+        return "new";
+    }
+    const double drop = b->med - c->med; /* points of percent of ceiling */
+    *spread = larger(c->spread, b->spread);
+    if (drop <= tol) return -drop > tol ? "improved" : "ok";
+    const int beyond = c->med < b->min - tol;
+    n->regressed += beyond;
+    return beyond ? "regressed" : "inconclusive";
+}
+
+/* The CSV: the current cases in their files' order, then the baseline's missing ones */
+static void gate_write(FILE *out, const struct gate_run *g, const struct gate_case *miss,
+                       size_t nmiss, double tol, double energy_tol, struct gate_counts *n)
+{
     fputs("device,backend,bench,kernel,collision,precision,nx,ny,nz,pad,align,"
           "baseline_pct_of_ceiling_med,current_pct_of_ceiling_med,delta_pct,spread_pct,status,"
           "baseline_pct_of_ceiling_min,current_pct_of_ceiling_min,baseline_mflups_per_W,"
           "current_mflups_per_W,energy_delta_pct,energy_noise_pct,energy_status,geometry,"
           "layout,threads,procs,overlap,halo\n",
           out);
-    {
-        /* cases are sorted by key; print them by first appearance, each with its match */
-        struct gate_case *tmp = malloc((ncc ? ncc : 1) * sizeof *tmp);
-        struct gate_case **mt = malloc((ncc ? ncc : 1) * sizeof *mt);
-        if (!tmp || !mt) {
-            free(tmp);
-            free(mt);
-            fprintf(stderr, "roofline: out of memory\n");
-            goto done;
-        }
-        for (size_t k = 0; k < ncc; k++) {
-            tmp[k] = cc[k];
-            tmp[k].text = (char *)match[k]; /* carried through the sort */
-        }
-        qsort(tmp, ncc, sizeof *tmp, by_first);
-        for (size_t k = 0; k < ncc; k++) {
-            mt[k] = (struct gate_case *)(void *)tmp[k].text;
-            tmp[k].text = NULL;
-        }
-        free(cc);
-        cc = tmp;
-        free(match);
-        match = mt;
-    }
-    for (size_t k = 0; k < ncc; k++) {
-        const struct gate_case *c = &cc[k], *b = match[k];
-        const char *status;
-        double spread = c->spread;
+    for (size_t k = 0; k < g->ncc; k++) {
+        const struct gate_case *c = &g->cc[k], *b = g->match[k];
         struct gate_energy ge;
-        if (c->failed) {
-            status = "failed";
-            failed++;
-        } else if (isnan(c->med)) {
-            continue; /* no ceiling in the current files: the report says why */
-        } else if (!b) {
-            status = "new";
-            fresh++;
-        } else {
-            double drop = b->med - c->med;
-            spread = larger(c->spread, b->spread);
-            if (drop > tol) {
-                int beyond = c->med < b->min - tol;
-                status = beyond ? "regressed" : "inconclusive";
-                regressed += beyond;
-            } else {
-                status = -drop > tol ? "improved" : "ok";
-            }
-        }
+        double spread;
+        const char *status = gate_status(c, b, tol, &spread, n);
+        if (!status) continue;
         /* energy only where both runs measured a verified case (new, failed: nothing to gate) */
-        energy_regressed += energy_verdict(b, c, c->failed || !b ? (double)NAN : energy_tol, &ge);
+        n->energy_regressed +=
+            energy_verdict(b, c, c->failed || !b ? (double)NAN : energy_tol, &ge);
         gate_row(out, c, b, c, spread, status, &ge);
     }
-    {
-        /* baseline cases the current run lacks, in the baseline's order */
-        size_t nm = 0;
-        struct gate_case *miss = malloc((nbc ? nbc : 1) * sizeof *miss);
-        if (!miss) {
-            fprintf(stderr, "roofline: out of memory\n");
-            goto done;
-        }
-        for (size_t k = 0; k < nbc; k++)
-            if (!used[k] && !isnan(bc[k].med)) {
-                miss[nm] = bc[k];
-                miss[nm++].text = NULL;
-            }
-        qsort(miss, nm, sizeof *miss, by_first);
-        gone = nm;
-        for (size_t k = 0; k < nm; k++) {
-            struct gate_energy ge;
-            energy_verdict(&miss[k], NULL, NAN, &ge);
-            gate_row(out, &miss[k], &miss[k], NULL, NAN, "missing", &ge);
-        }
-        free(miss);
+    for (size_t k = 0; k < nmiss; k++) {
+        struct gate_energy ge;
+        energy_verdict(&miss[k], NULL, NAN, &ge);
+        gate_row(out, &miss[k], &miss[k], NULL, NAN, "missing", &ge);
     }
+}
+
+/* The cases compared across variants (match_of), one line each on stderr */
+static void say_across(const struct gate_run *g)
+{
+    for (size_t k = 0; k < g->ncc; k++) {
+        const struct gate_case *c = &g->cc[k], *b = g->match[k];
+        if (!g->across[k]) continue;
+        fprintf(stderr,
+                "roofline: gate: %s %s %s %s %lldx%lldx%lld compared across variants: "
+                "threads %lld -> %lld, grid '%s' -> '%s' (each run once on each side)\n",
+                c->device, c->kernel, c->collision, c->precision, (long long)c->nx,
+                (long long)c->ny, (long long)c->nz, (long long)b->threads, (long long)c->threads,
+                b->procs, c->procs);
+    }
+}
+
+int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
+              const char *cur_names, double tol, double energy_tol)
+{
+    struct gate_run g;
+    struct gate_case *miss = NULL;
+    struct gate_counts n = {0};
+    size_t nmiss;
+    if (gate_prepare(base, cur, cur_names, energy_tol, &g)) return 2;
+    say_across(&g); /* before the sort: across is indexed in the key order */
+    if (gate_output_order(&g, &miss, &nmiss)) {
+        gate_run_free(&g);
+        return 2;
+    }
+    /* all checks passed, all memory taken: now the CSV, whole */
+    gate_write(out, &g, miss, nmiss, tol, energy_tol, &n);
     /* cases on one side only are said too: a kernel that stopped running (or lost its ceiling)
      * leaves its cases missing, which no status can call regressed */
     fprintf(stderr,
             "roofline: gate: %d case(s) compared, %d regressed beyond %.3g points and the "
             "baseline's slowest repetition, %d failed verification; %zu missing (in the baseline "
             "only), %zu new\n",
-            compared, regressed, tol, failed, gone, fresh);
+            g.compared, n.regressed, tol, n.failed, nmiss, n.fresh);
     if (!isnan(energy_tol))
         fprintf(stderr,
                 "roofline: gate: --gate-energy: %d case(s) compared by MFLUP/s per W, %d "
                 "regressed beyond %.3g%% and the meters' disagreement\n",
-                energy_compared, energy_regressed, energy_tol);
-    rc = regressed || failed || energy_regressed ? 1 : 0;
-done:
-    free(cc);
-    if (!base->is_report) free(bc);
-    free(match);
-    free(used);
-    return rc;
+                g.energy_compared, n.energy_regressed, energy_tol);
+    free(miss);
+    gate_run_free(&g);
+    return n.regressed || n.failed || n.energy_regressed ? 1 : 0;
 }

@@ -43,6 +43,11 @@ void roof_baseline_free(struct roof_baseline *b);
  * MFLUP/s per W, or NaN to leave energy out of the verdict and the exit status */
 int roof_gate(FILE *out, const struct roof_baseline *base, const struct csv_table *cur,
               const char *cur_names, double tolerance_pct, double energy_tol_pct);
+/* The gate's refusals alone (no current lbm rows, none with a ceiling, no usable baseline case,
+ * nothing compared, nothing compared by energy with --gate-energy): 0, or 2 with its one line on
+ * stderr; so a refused gate writes no plot either. */
+int roof_gate_check(const struct roof_baseline *base, const struct csv_table *cur,
+                    const char *cur_names, double energy_tol_pct);
 /* Makes --plot's folder where it is not there yet (*made: 1 when this call made it, so that a
  * run refused afterwards can remove it again); 0, or 2 said on stderr when it cannot be made. */
 int roof_plot_folder(const char *dir, int *made);

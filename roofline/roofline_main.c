@@ -351,8 +351,9 @@ int main(int argc, char **argv)
     if (rc == 0 && baseline) rc = roof_baseline_read(baseline, &base);
     if (rc == 0 && cur.n == 0) rc = cli_error("roofline", 2, "the input files hold no rows");
     if (rc == 0 && roof_warn_builds(&cur)) rc = cli_error("roofline", 2, "out of memory");
-    /* the report's refusals before any plot: a refused run writes nothing */
+    /* the report's and the gate's refusals before any plot: a refused run writes nothing */
     if (rc == 0 && mode == MODE_REPORT) rc = roof_report_check(&cur);
+    if (rc == 0 && mode == MODE_GATE) rc = roof_gate_check(&base, &cur, names, energy_tol);
     if (rc == 0) rc = open_outputs(plot_dir, out_path, &out, tmp, sizeof tmp);
     if (rc) goto done;
     /* the plots before the CSV: a bad folder or a failing gnuplot leaves no CSV behind */

@@ -226,7 +226,8 @@ done
 "$rl" --help 2>/dev/null | grep -q "roofline.csv" && "$rl" --help 2>/dev/null | grep -q "raw stream and lbm rows" &&
     [ -z "$("$rl" --help 2>&1 >/dev/null)" ] && ok "--help says what a baseline is, on stdout" || bad "--help does not say what the baseline holds"
 
-# 7. nothing compared, or nothing current, is bad input
+# 7. nothing compared, or nothing current, is bad input; a refused gate writes no plot either
+# (--plot into a new folder and into one that is there, gnuplot absent or not: nothing made)
 gate_bad() {
     local want=$1; shift
     "$rl" "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
@@ -235,9 +236,22 @@ gate_bad() {
     else
         bad "gate '$*': rc=$rc, stderr: $(cat "$tmp/e"), stdout $(wc -c <"$tmp/o") bytes"
     fi
+    mkdir -p "$tmp/gp-there"
+    for p in "$PATH" /nonexistent; do
+        PATH=$p "$rl" "$@" --plot "$tmp/gp-new" >"$tmp/o" 2>"$tmp/e"; rc=$?
+        PATH=$p "$rl" "$@" --plot "$tmp/gp-there" >>"$tmp/o" 2>>"$tmp/e"; rc=$rc$?
+        [ "$p" = /nonexistent ] && p="PATH without gnuplot" || p="PATH as given"
+        if [ $rc = 22 ] && [ "$(wc -l <"$tmp/e")" -eq 2 ] && [ ! -e "$tmp/gp-new" ] && [ -z "$(ls "$tmp/gp-there")" ] && [ ! -s "$tmp/o" ]; then
+            ok "refused gate with --plot ($p): no plot written"
+        else
+            bad "gate '$*' --plot ($p): rc=$rc, stderr: $(cat "$tmp/e"), plots: $(ls "$tmp/gp-new" "$tmp/gp-there" 2>&1 | tr '\n' ' ')"
+        fi
+        rm -rf "$tmp/gp-new" "$tmp/gp-there"/*
+    done
 }
-gate_bad "baseline.*lbm.csv has no usable case" --baseline "$fx/lbm.csv" "$fx/stream.csv" "$fx/lbm.csv"
+gate_bad "baseline.*lbm.csv has no usable case" --baseline "$fx/lbm.csv" --tolerance 3 "$fx/stream.csv" "$fx/lbm.csv"
 gate_bad "hold no lbm rows" --baseline "$tmp/base.csv" "$fx/stream.csv"
+gate_bad "has a stream copy ceiling" --baseline "$tmp/base.csv" "$fx/lbm-current.csv"
 gate_bad "nothing compared" --baseline "$nb" "$fx/stream.csv" "$fx/lbm.csv"
 # a case of another geometry is another case: the same rows relabelled periodic compare with none
 awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++) if($i=="geometry") g=i; print; next} {$g="periodic"; print}' \
