@@ -330,10 +330,12 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
     return 0;
 }
 
-void cli_std_fds(void)
+int cli_std_fds(void)
 {
+    int closed = 0;
     for (int fd = 0; fd <= 2; fd++) {
         if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        closed |= 1 << fd;
         /* read-only: a write to a closed stdout or stderr still fails (EBADF), so a CSV asked
          * for on a closed stdout ends in exit 3, not in /dev/null */
         const int n = open("/dev/null", O_RDONLY);
@@ -342,6 +344,7 @@ void cli_std_fds(void)
             close(n);
         }
     }
+    return closed;
 }
 
 int cli_opt_threads(const char *backend, const char *text, struct cli_list *out, char *err,

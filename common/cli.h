@@ -68,8 +68,10 @@ int cli_opt_block(const char *opt, const char *text, struct cli_list *out, char 
 
 /* Descriptors 0, 1 and 2 open (on /dev/null, read-only, where one was closed), first thing in
  * main: a run started with stderr closed would otherwise get descriptor 2 for its -o file, and
- * every message would land in the CSV. */
-void cli_std_fds(void);
+ * every message would land in the CSV. Returns the descriptors found closed, bit 1 << fd each:
+ * a program that reads standard input can refuse a closed one instead of reading /dev/null's
+ * nothing as an empty file. */
+int cli_std_fds(void);
 
 /* --threads LIST: OpenMP thread counts from 1 for a cpu backend (backend "cpu"; elsewhere
  * refused, as the option is cpu-only). */

@@ -517,7 +517,7 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
         }
     }
     if (ferror(f)) {
-        cli_fail(err, errlen, "%s: read error", name);
+        cli_fail(err, errlen, "%s: cannot read: %s", name, strerror(errno));
         goto out;
     }
     if (!header) {

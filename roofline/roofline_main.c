@@ -187,12 +187,18 @@ static int stat_input(const char *path, struct stat *st)
 }
 
 /* 2 (said on stderr) where "-" (standard input) is named more than once, as an input or the
- * baseline: it can be read once */
-static int stdin_once(const char *baseline, char **files, int n)
+ * baseline (it can be read once), or at all while standard input was closed when the run began
+ * (stdin_closed): cli_std_fds put /dev/null there, which would read as an empty file */
+static int stdin_check(const char *baseline, char **files, int n, int stdin_closed)
 {
     int k = baseline && roof_is_stdin(baseline);
     for (int i = 0; i < n; i++)
         k += roof_is_stdin(files[i]);
+    if (k == 1 && stdin_closed)
+        return cli_error("roofline", 2,
+                         "%s: cannot read standard input: it is closed (give '-' a file or a "
+                         "pipe: - < FILE)",
+                         ROOF_STDIN_NAME);
     if (k < 2) return 0;
     return cli_error("roofline", 2,
                      "'-' (standard input) is given more than once: it can be read once; save it "
@@ -289,7 +295,7 @@ int main(int argc, char **argv)
     struct roof_baseline base = {0};
     FILE *out = stdout;
 
-    cli_std_fds();
+    const int stdin_closed = cli_std_fds() & 1 << STDIN_FILENO;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, &idx)) != -1) {
         switch (c) {
@@ -341,7 +347,7 @@ int main(int argc, char **argv)
     if (tol_given && !baseline) /* else a gate meant to be run would go unrun, unsaid */
         return cli_error("roofline", 2, "--tolerance PCT is the gate's: give --baseline FILE too");
     mode = summary ? MODE_SUMMARY : table ? MODE_TABLE : baseline ? MODE_GATE : MODE_REPORT;
-    if (stdin_once(baseline, argv + optind, argc - optind)) return 2;
+    if (stdin_check(baseline, argv + optind, argc - optind, stdin_closed)) return 2;
     if (output_is_input(out_path, baseline, argv + optind, argc - optind)) return 2;
     /* the plots are written first: -o on one of them would swap its data for the report */
     if (out_path && plot_dir && roof_plot_writes(plot_dir, out_path, err, sizeof err))

@@ -379,6 +379,9 @@ cp "$fx/lbm.csv" "$tmp/lbm-in.csv"
     ok "-o on the file - reads: exit 2, input intact" || bad "-o on stdin's file: rc $rc, $(cat "$tmp/e")"
 "$rl" --baseline - --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" <"$tmp/base.csv" >"$tmp/gs.csv" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && cmp -s "$tmp/g.csv" "$tmp/gs.csv" && ok "--baseline -: the same gate" || bad "--baseline -: rc $rc"
+# a closed standard input is no empty file: '-' and --baseline - say it cannot be read
+check_bad "(stdin): cannot read standard input: it is closed" "$fx/stream.csv" - <&-
+check_bad "(stdin): cannot read standard input: it is closed" --baseline - "$fx/stream.csv" "$fx/lbm.csv" <&-
 
 # 10. the summary a buyer reads: headline from DRAM-bound rows, kernel, flags, spread, provenance
 "$rl" --summary "$fx/summary-flags.csv" >"$tmp/sf.csv" 2>/dev/null || bad "summary of summary-flags.csv"
