@@ -460,6 +460,10 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
         fprintf(stderr, "roofline: --baseline %s: cannot open\n", path);
         return 2;
     }
+    /* where the text begins, to read it again from there: standard input may be a file read in
+     * part already (`{ read -r l; roofline --baseline - ...; } <FILE`), read on from where it
+     * stands as FILE '-' is; -1 for a pipe, which cannot go back */
+    const off_t start = ftello(f);
     /* a roofline.csv names pct_of_ceiling_med and no schema column */
     const ssize_t first = getline(&line, &cap, f);
     if (first >= 0) {
@@ -467,7 +471,7 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
         b->is_report = strstr(h, "pct_of_ceiling_med") && strncmp(h, "schema,", 7) != 0 &&
                        !strstr(h, ",schema,") && !strstr(h, ",schema\n");
     }
-    if (fseek(f, 0, SEEK_SET) != 0) {
+    if (start < 0 || fseeko(f, start, SEEK_SET) != 0) {
         /* a pipe (--baseline <(...)) cannot go back: its first line and the rest in memory */
         f = reread_in_memory(f, line, first > 0 ? (size_t)first : 0, &mem);
         if (!f) {

@@ -379,6 +379,20 @@ cp "$fx/lbm.csv" "$tmp/lbm-in.csv"
     ok "-o on the file - reads: exit 2, input intact" || bad "-o on stdin's file: rc $rc, $(cat "$tmp/e")"
 "$rl" --baseline - --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" <"$tmp/base.csv" >"$tmp/gs.csv" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && cmp -s "$tmp/g.csv" "$tmp/gs.csv" && ok "--baseline -: the same gate" || bad "--baseline -: rc $rc"
+# standard input read in part already (a file at a nonzero offset, a pipe): '-' and --baseline -
+# both read on from where it stands, never from the file's start
+{ echo "a line read before the run"; cat "$tmp/base.csv"; } >"$tmp/base-off.csv"
+for src in file pipe; do
+    if [ $src = file ]; then exec 3<"$tmp/base-off.csv"; else exec 3< <(cat "$tmp/base-off.csv"); fi
+    read -r _ <&3
+    "$rl" --baseline - --tolerance 3 "$fx/stream.csv" "$fx/stream-gpu-dp.csv" "$fx/lbm-current.csv" <&3 >"$tmp/gso.csv" 2>"$tmp/e"; rc=$?
+    exec 3<&-
+    [ $rc -eq 1 ] && cmp -s "$tmp/g.csv" "$tmp/gso.csv" && ok "--baseline - from a $src read in part: read on from there" ||
+        bad "--baseline - from a $src at an offset: rc $rc, $(cat "$tmp/e")"
+done
+{ echo "a line read before the run"; cat "$fx/lbm.csv"; } >"$tmp/lbm-off.csv"
+(read -r _; "$rl" "$fx/stream.csv" -) <"$tmp/lbm-off.csv" >"$tmp/stdin-off.csv" 2>/dev/null &&
+    cmp -s "$tmp/stdin-off.csv" "$tmp/r.csv" && ok "- from a file read in part: read on from there" || bad "- from a file at an offset"
 # a closed standard input is no empty file: '-' and --baseline - say it cannot be read
 check_bad "(stdin): cannot read standard input: it is closed" "$fx/stream.csv" - <&-
 check_bad "(stdin): cannot read standard input: it is closed" --baseline - "$fx/stream.csv" "$fx/lbm.csv" <&-
