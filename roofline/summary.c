@@ -277,23 +277,24 @@ static long long largest(const struct csv_row *const *e, size_t ne, const char *
     return m;
 }
 
-/* The largest fluid-cell count run in both sp and dp among e[0..ne); -1 for none (or out of
- * memory): the sizes of the sp rows sorted, each dp row's looked up. */
-static long long common_size(const struct csv_row *const *e, size_t ne)
+/* The largest fluid-cell count run in both sp and dp among e[0..ne) into *both (-1 for none):
+ * the sizes of the sp rows sorted, each dp row's looked up. 0, or 1 out of memory: then no size
+ * is known, which must not read as "none in common". */
+static int common_size(const struct csv_row *const *e, size_t ne, long long *both)
 {
     int64_t *spc = malloc((ne ? ne : 1) * sizeof *spc);
     size_t nsp = 0;
-    long long both = -1;
-    if (!spc) return -1;
+    *both = -1;
+    if (!spc) return 1;
     for (size_t k = 0; k < ne; k++)
         if (strcmp(e[k]->precision, "sp") == 0) spc[nsp++] = e[k]->fluid_cells;
     qsort(spc, nsp, sizeof *spc, cmp_ll);
     for (size_t k = 0; k < ne; k++)
-        if (strcmp(e[k]->precision, "dp") == 0 && e[k]->fluid_cells > both &&
+        if (strcmp(e[k]->precision, "dp") == 0 && e[k]->fluid_cells > *both &&
             bsearch(&e[k]->fluid_cells, spc, nsp, sizeof *spc, cmp_ll))
-            both = e[k]->fluid_cells;
+            *both = e[k]->fluid_cells;
     free(spc);
-    return both;
+    return 0;
 }
 
 /* The fastest of rows e[0..ne) of precision p at cells fluid cells; NULL for none. */
@@ -311,24 +312,28 @@ static const struct csv_row *fastest_at(const struct csv_row *const *e, size_t n
 /* The headline rows of one machine's rows ix[0..n) (headline_rows): the best rate per precision
  * at the largest size both sp and dp were run at, so that the two compare; where they share no
  * size, each at its own largest rather than one dropped (said on stderr by the summary). 16-bit
- * rows are no headline and set no size. */
-static void headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
-                        size_t n, struct headline *h)
+ * rows are no headline and set no size. 0, or 1 out of memory. */
+static int headline_of(const struct csv_table *t, const struct cases *cs, const size_t *ix,
+                       size_t n, struct headline *h)
 {
     const struct csv_row **e = malloc((n ? n : 1) * sizeof *e);
     size_t ne = 0;
     long long both;
     h->sp = h->dp = NULL;
     h->cells = h->cells_dp = h->any = -1;
-    if (!e) return;
+    if (!e) return 1;
     headline_rows(t, cs, ix, n, e, &ne);
-    both = common_size(e, ne);
+    if (common_size(e, ne, &both)) {
+        free(e);
+        return 1;
+    }
     h->any = largest(e, ne, NULL);
     h->cells = both >= 0 ? both : largest(e, ne, "sp");
     h->cells_dp = both >= 0 ? both : largest(e, ne, "dp");
     h->sp = fastest_at(e, ne, "sp", h->cells);
     h->dp = fastest_at(e, ne, "dp", h->cells_dp);
     free(e);
+    return 0;
 }
 
 /* The lines a reader of the summary's CSV needs about machine mr's headlines (h): sp and dp at
@@ -449,103 +454,146 @@ static void failed_note(const struct csv_table *t)
                 failed, t->files[first], t->lines[first]);
 }
 
+/* Each machine's rows ix sorted by kernel and its headlines into (*hs)[g], before any output:
+ * running out of memory here leaves no partial CSV. 0, or 1 out of memory. */
+static int summary_headlines(const struct csv_table *t, const struct cases *cs, size_t *idx,
+                             const struct machine *m, size_t nm, struct headline **hs)
+{
+    *hs = malloc((nm ? nm : 1) * sizeof **hs);
+    if (!*hs) return 1;
+    for (size_t g = 0; g < nm; g++) {
+        roof_sort_rows(t, idx + m[g].start, m[g].n, cmp_kernel);
+        if (headline_of(t, cs, idx + m[g].start, m[g].n, &(*hs)[g])) {
+            free(*hs);
+            *hs = NULL;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const char summary_header[] =
+    "host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,pct_of_peak,"
+    "lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,sp_updates_per_copy_kB,"
+    "kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,flags_dp,mflups_med_dp,"
+    "mflups_min_dp,other_stream_prog_GBs,version,timestamp,mflups_per_W_sp,mflups_per_W_dp,"
+    "copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,mflups_rounds_med_sp,rounds_dp,"
+    "mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,copy_dram_GBs_rounds_min,"
+    "copy_dram_GBs_rounds_med,cpu_clock_low_MHz,cpu_clock_MHz,reps_disturbed,cpu_unsteady,"
+    "layout_sp,layout_dp,lbm_cells_dp\n";
+
+/* host to pct_of_peak: the machine, its best copy and the theoretical peak (GB/s) */
+static void copy_columns(FILE *out, const struct csv_row *mr, const struct csv_row *copy,
+                         double peak)
+{
+    roof_str(out, mr->host, 0);
+    roof_str(out, mr->device, 0);
+    roof_str(out, mr->backend, 0);
+    roof_str(out, copy ? copy->kernel : "", 0);
+    roof_num(out, copy ? copy->bw_prog_GBs : NAN, 0);
+    roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
+    roof_num(out, peak, 0);
+    roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
+}
+
+/* lbm_cells to mflups_min_dp: the headlines h against their ceilings */
+static void headline_columns(FILE *out, const struct roof_ceilings *c, const struct headline *h,
+                             const struct csv_row *copy)
+{
+    const struct csv_row *sp = h->sp, *dp = h->dp;
+    struct roof_eval es, ed;
+    char fsp[64] = "", fdp[64] = "";
+    const int ok_sp = sp && roof_evaluate(c, sp, &es) == 0;
+    const int ok_dp = dp && roof_evaluate(c, dp, &ed) == 0;
+    if (sp) flags_of(c, sp, fsp, sizeof fsp);
+    if (dp) flags_of(c, dp, fdp, sizeof fdp);
+    /* sp's size (dp's where there is no sp); dp's in lbm_cells_dp, last */
+    roof_num(out, sp ? (double)h->cells : dp ? (double)h->cells_dp : NAN, 0);
+    roof_num(out, sp ? sp->mflups : NAN, 0);
+    roof_num(out, ok_sp ? es.pct : NAN, 0);
+    roof_num(out, dp ? dp->mflups : NAN, 0);
+    roof_num(out, ok_dp ? ed.pct : NAN, 0);
+    /* MFLUP/s per GB/s of copy = updates per kB of copy bandwidth */
+    roof_num(out, sp && copy ? sp->mflups / copy->bw_dram_GBs : NAN, 0);
+    roof_str(out, sp ? sp->kernel : "", 0);
+    roof_str(out, fsp, 0);
+    roof_num(out, sp ? roof_mflups_med(sp) : NAN, 0);
+    roof_num(out, sp ? roof_mflups_min(sp) : NAN, 0);
+    roof_str(out, dp ? dp->kernel : "", 0);
+    roof_str(out, fdp, 0);
+    roof_num(out, dp ? roof_mflups_med(dp) : NAN, 0);
+    roof_num(out, dp ? roof_mflups_min(dp) : NAN, 0);
+}
+
+/* other_stream_prog_GBs to lbm_cells_dp, of machine mr's rows ix[0..n) */
+static void tail_columns(FILE *out, const struct csv_table *t, const struct cases *cs,
+                         const size_t *ix, size_t n, const struct csv_row *mr,
+                         const struct headline *h, const struct csv_row *copy)
+{
+    const struct csv_row *sp = h->sp, *dp = h->dp, *prov = sp;
+    char others[1024];
+    struct clock_range cr;
+    others_of(t, ix, n, others, sizeof others);
+    /* the newest headline row's (the copy's only where there is no headline) */
+    if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0)) prov = dp;
+    if (!prov) prov = copy;
+    roof_str(out, others, 0);
+    roof_str(out, prov ? prov->version : mr->version, 0);
+    roof_str(out, prov ? prov->timestamp : mr->timestamp, 0);
+    /* per W of the rows reported beside them (the headlines, the best copy): the same
+     * window's work over its energy; empty where that row has no energy */
+    roof_num(out, sp ? sp->mflups_per_W : NAN, 0);
+    roof_num(out, dp ? dp->mflups_per_W : NAN, 0);
+    roof_num(out, copy ? copy->GBs_per_W : NAN, 0);
+    /* the rows of each reported case (rounds): how many, the lowest and the median */
+    rounds_of(out, t, cs, sp, 0);
+    rounds_of(out, t, cs, dp, 0);
+    rounds_of(out, t, cs, copy, 0);
+    /* the device's clock (the flag --table words as a line): empty where no row read it (gpu,
+     * --quiet-wait off) */
+    const int moved = clock_of(t, ix, n, &cr);
+    roof_num(out, cr.lo, 0);
+    roof_num(out, cr.hi, 0);
+    roof_num(out, cr.hi > 0 ? (double)cr.disturbed : NAN, 0);
+    roof_num(out, cr.hi > 0 ? (double)moved : NAN, 0);
+    /* which layout gave each headline (a run of --layout soa,rows holds several); empty for
+     * rows written before the layout column */
+    roof_str(out, sp ? sp->layout : "", 0);
+    roof_str(out, dp ? dp->layout : "", 0);
+    roof_num(out, dp ? (double)h->cells_dp : NAN, 1);
+}
+
 int roof_summary(FILE *out, const struct csv_table *t)
 {
     size_t *idx, nm;
     struct machine *m;
     struct roof_ceilings *c = NULL;
     struct cases cs;
+    struct headline *hs;
     if (machines_and_ceilings(t, &idx, &m, &nm, &c, &cs)) return 2;
-    failed_note(t);
-    fputs("host,device,backend,copy_kernel,copy_prog_GBs,copy_dram_GBs,peak_bw_GBs,"
-          "pct_of_peak,lbm_cells,mflups_sp,pct_of_ceiling_sp,mflups_dp,pct_of_ceiling_dp,"
-          "sp_updates_per_copy_kB,kernel_sp,flags_sp,mflups_med_sp,mflups_min_sp,kernel_dp,"
-          "flags_dp,mflups_med_dp,mflups_min_dp,other_stream_prog_GBs,version,timestamp,"
-          "mflups_per_W_sp,mflups_per_W_dp,copy_dram_GBs_per_W,rounds_sp,mflups_rounds_min_sp,"
-          "mflups_rounds_med_sp,rounds_dp,mflups_rounds_min_dp,mflups_rounds_med_dp,copy_rounds,"
-          "copy_dram_GBs_rounds_min,copy_dram_GBs_rounds_med,cpu_clock_low_MHz,cpu_clock_MHz,"
-          "reps_disturbed,cpu_unsteady,layout_sp,layout_dp,lbm_cells_dp\n",
-          out);
-    for (size_t g = 0; g < nm; g++) {
-        size_t *ix = idx + m[g].start, n = m[g].n;
-        const struct csv_row *mr = &t->rows[m[g].first], *copy, *sp, *dp, *prov = NULL;
-        struct headline h;
-        struct roof_eval es, ed;
-        char fsp[64] = "", fdp[64] = "", others[1024];
-        int ok_sp, ok_dp;
-        double peak;
-        roof_sort_rows(t, ix, n, cmp_kernel);
-        copy = best_copy(t, ix, n);
-        headline_of(t, &cs, ix, n, &h);
-        sp = h.sp;
-        dp = h.dp;
-        ok_sp = sp && roof_evaluate(c, sp, &es) == 0;
-        ok_dp = dp && roof_evaluate(c, dp, &ed) == 0;
-        if (sp) flags_of(c, sp, fsp, sizeof fsp);
-        if (dp) flags_of(c, dp, fdp, sizeof fdp);
-        others_of(t, ix, n, others, sizeof others);
-        peak = copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN);
-        /* the newest headline row's (the copy's only where there is no headline) */
-        prov = sp;
-        if (dp && (!prov || strcmp(dp->timestamp, prov->timestamp) > 0)) prov = dp;
-        if (!prov) prov = copy;
-        roof_str(out, mr->host, 0);
-        roof_str(out, mr->device, 0);
-        roof_str(out, mr->backend, 0);
-        roof_str(out, copy ? copy->kernel : "", 0);
-        roof_num(out, copy ? copy->bw_prog_GBs : NAN, 0);
-        roof_num(out, copy ? copy->bw_dram_GBs : NAN, 0);
-        roof_num(out, peak, 0);
-        roof_num(out, copy && peak > 0 ? 100.0 * copy->bw_dram_GBs / peak : NAN, 0);
-        headline_notes(mr, &h);
-        /* sp's size (dp's where there is no sp); dp's in lbm_cells_dp, last */
-        roof_num(out, sp ? (double)h.cells : dp ? (double)h.cells_dp : NAN, 0);
-        roof_num(out, sp ? sp->mflups : NAN, 0);
-        roof_num(out, ok_sp ? es.pct : NAN, 0);
-        roof_num(out, dp ? dp->mflups : NAN, 0);
-        roof_num(out, ok_dp ? ed.pct : NAN, 0);
-        /* MFLUP/s per GB/s of copy = updates per kB of copy bandwidth */
-        roof_num(out, sp && copy ? sp->mflups / copy->bw_dram_GBs : NAN, 0);
-        roof_str(out, sp ? sp->kernel : "", 0);
-        roof_str(out, fsp, 0);
-        roof_num(out, sp ? roof_mflups_med(sp) : NAN, 0);
-        roof_num(out, sp ? roof_mflups_min(sp) : NAN, 0);
-        roof_str(out, dp ? dp->kernel : "", 0);
-        roof_str(out, fdp, 0);
-        roof_num(out, dp ? roof_mflups_med(dp) : NAN, 0);
-        roof_num(out, dp ? roof_mflups_min(dp) : NAN, 0);
-        roof_str(out, others, 0);
-        roof_str(out, prov ? prov->version : mr->version, 0);
-        roof_str(out, prov ? prov->timestamp : mr->timestamp, 0);
-        /* per W of the rows reported beside them (the headlines, the best copy): the same
-         * window's work over its energy; empty where that row has no energy */
-        roof_num(out, sp ? sp->mflups_per_W : NAN, 0);
-        roof_num(out, dp ? dp->mflups_per_W : NAN, 0);
-        roof_num(out, copy ? copy->GBs_per_W : NAN, 0);
-        /* the rows of each reported case (rounds): how many, the lowest and the median */
-        rounds_of(out, t, &cs, sp, 0);
-        rounds_of(out, t, &cs, dp, 0);
-        rounds_of(out, t, &cs, copy, 0);
-        { /* the device's clock (the flag --table words as a line): empty where no row read it
-           * (gpu, --quiet-wait off) */
-            struct clock_range cr;
-            int moved = clock_of(t, ix, n, &cr);
-            roof_num(out, cr.lo, 0);
-            roof_num(out, cr.hi, 0);
-            roof_num(out, cr.hi > 0 ? (double)cr.disturbed : NAN, 0);
-            roof_num(out, cr.hi > 0 ? (double)moved : NAN, 0);
-        }
-        /* which layout gave each headline (a run of --layout soa,rows holds several); empty
-         * for rows written before the layout column */
-        roof_str(out, sp ? sp->layout : "", 0);
-        roof_str(out, dp ? dp->layout : "", 0);
-        roof_num(out, dp ? (double)h.cells_dp : NAN, 1);
+    const int oom = summary_headlines(t, &cs, idx, m, nm, &hs);
+    if (oom) {
+        fprintf(stderr, "roofline: out of memory\n");
+    } else {
+        failed_note(t);
+        fputs(summary_header, out);
     }
+    for (size_t g = 0; g < nm && !oom; g++) {
+        const size_t *ix = idx + m[g].start, n = m[g].n;
+        const struct csv_row *mr = &t->rows[m[g].first];
+        const struct csv_row *copy = best_copy(t, ix, n);
+        const struct csv_row *sp = hs[g].sp;
+        copy_columns(out, mr, copy, copy ? copy->peak_bw_GBs : (sp ? sp->peak_bw_GBs : NAN));
+        headline_notes(mr, &hs[g]);
+        headline_columns(out, c, &hs[g], copy);
+        tail_columns(out, t, &cs, ix, n, mr, &hs[g], copy);
+    }
+    free(hs);
     cases_free(&cs);
     roof_ceilings_free(c);
     free(idx);
     free(m);
-    return nm ? 0 : 2;
+    return nm && !oom ? 0 : 2;
 }
 
 /* a rate per W for the table: "-" where the row has no energy */
