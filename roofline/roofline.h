@@ -30,8 +30,9 @@ struct roof_baseline {
 };
 
 int roof_report(FILE *out, const struct csv_table *t);
-/* The report's refusals alone (no lbm rows, none with a ceiling): 0, or 2 with its one line on
- * stderr; so a run refused writes no plot either. */
+/* The report's refusals alone (no lbm rows, or no verified copy row of any lbm row's machine; a
+ * row whose precision or store kind lacks its copy is no refusal: it is flagged no_ceiling): 0,
+ * or 2 with its one line on stderr; so a run refused writes no plot either. */
 int roof_report_check(const struct csv_table *t);
 int roof_summary(FILE *out, const struct csv_table *t);
 int roof_table(FILE *out, const struct csv_table *t);

@@ -37,6 +37,7 @@ static void usage(const char *prog)
         "  --table              per device a short plain-text table (no CSV) for people\n"
         "  --baseline FILE      regression gate against an earlier run: FILE holds that run's\n"
         "                       raw stream and lbm rows, or its roofline.csv (the report);\n"
+        "                       --baseline - reads it from standard input (then no FILE '-');\n"
         "                       exit 1 on a regression or a failed verification\n"
         "  --tolerance PCT      gate tolerance in points of percent of ceiling (default %.0f):\n"
         "                       regressed = current median below the baseline's slowest\n"

@@ -225,6 +225,8 @@ for c_v in "pct_of_ceiling_med|0x54" "nx| 256" "pct_of_ceiling_med|+84" "threads
 done
 "$rl" --help 2>/dev/null | grep -q "roofline.csv" && "$rl" --help 2>/dev/null | grep -q "raw stream and lbm rows" &&
     [ -z "$("$rl" --help 2>&1 >/dev/null)" ] && ok "--help says what a baseline is, on stdout" || bad "--help does not say what the baseline holds"
+"$rl" --help 2>/dev/null | grep -q -- "--baseline - reads it from standard input" &&
+    ok "--help says --baseline - reads standard input" || bad "--help does not say --baseline - reads standard input"
 
 # 7. nothing compared, or nothing current, is bad input; a refused gate writes no plot either
 # (--plot into a new folder and into one that is there, gnuplot absent or not: nothing made)
