@@ -133,27 +133,50 @@ if run 2 "--append onto another header of CRLF lines" "${args[@]}" -o "$tmp/crlf
         fail "--append onto another CRLF header: the column not named as in the file"
 fi
 
+# locked FILE PID: waits until the run PID holds FILE's lock, at most 60 s; 1 (said) if it never
+# does or ends first. The file's existence is not the state: a run makes the file, then locks
+# it, then claims it. --check -o FILE --overwrite is refused for the lock alone (the folder
+# exists; any file is taken) and tests the lock without taking it, so asking disturbs no run.
+locked() {
+    local file=$1 pid=$2 end=$((SECONDS + 60))
+    while [ "$SECONDS" -lt "$end" ]; do
+        kill -0 "$pid" 2>/dev/null || { fail "the long run ended before it held $(basename "$file")'s lock"; return 1; }
+        "$bin" "${args[@]}" --check -o "$file" --overwrite >/dev/null 2>"$tmp/lock_err" ||
+            { grep -q "another run is writing" "$tmp/lock_err" && return 0; }
+        sleep 0.1
+    done
+    fail "the long run held no lock on $(basename "$file") within 60 s: $(cat "$tmp/lock_err")"
+    return 1
+}
+
+# stop SIG PID: sends the signal, and returns the run's exit status (130 expected) once it ended;
+# KILL after 30 s (a signal before the run's handler is lost: a background job ignores SIGINT)
+stop() {
+    kill -"$1" "$2" 2>/dev/null
+    for _ in $(seq 300); do # it stops within an update; at most 30 s before it is killed
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "$2" 2>/dev/null && { fail "the long run ignored SIG$1"; kill -KILL "$2"; }
+    wait "$2"
+}
+
 # 5. a second writer while a run holds the file: refused, the first run's file intact
 h="$tmp/locked.csv"
 "$bin" "${long[@]}" -o "$h" 2>"$tmp/long_err" >/dev/null &
 pid=$!
-for _ in $(seq 600); do # at most 60 s for the file (its header comes with the first row)
-    [ -e "$h" ] && break
-    sleep 0.1
-done
-for mode in --append --overwrite; do
-    if run 2 "a second writer ($mode)" "${args[@]}" -o "$h" $mode; then
-        grep -q "another run" "$tmp/err" && ok "second writer $mode refused: $(cat "$tmp/err")" ||
-            fail "second writer $mode: refused for another reason"
-    fi
-done
-kill -TERM "$pid"
-for _ in $(seq 300); do # it stops within an update; at most 30 s before it is killed
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && { fail "the long run ignored SIGTERM"; kill -KILL "$pid"; }
-wait "$pid"
+if locked "$h" "$pid"; then
+    ok "--check sees the lock the long run holds: $(cat "$tmp/lock_err")"
+    for mode in --append --overwrite; do
+        if run 2 "a second writer ($mode)" "${args[@]}" -o "$h" $mode; then
+            grep -q "another run" "$tmp/err" && ok "second writer $mode refused: $(cat "$tmp/err")" ||
+                fail "second writer $mode: refused for another reason"
+        fi
+    done
+fi
+stop TERM "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { cp "$tmp/long_err" "$tmp/err"; fail "the long run: exit status $rc, expected 130"; }
 # the long run made the file and wrote no row: it removes it, and the refused writers left none
 [ ! -e "$h" ] && ok "the first run's file, made and given no row, removed; nothing else left" ||
     fail "the first run's file is still there ($(wc -c <"$h") bytes) though it has no row"
