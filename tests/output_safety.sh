@@ -182,32 +182,42 @@ rc=$?
     fail "the first run's file is still there ($(wc -c <"$h") bytes) though it has no row"
 
 # 5a. interrupted before the first row: --overwrite leaves the old file as it was, a fresh file
-# is removed (no header-only file for the next plain -o to refuse)
-interrupt_early() { # interrupt_early FILE ARGS...: the long run, SIGINT once it has the file
+# is removed (no header-only file for the next plain -o to refuse). The signal goes once the run
+# holds the lock, when its handler is in place and it has claimed the file (--overwrite: to be
+# emptied at the first row), and the run must say it stopped with no row: a signal before the
+# handler ends it at once (exit 130 too, where SIGINT is not ignored) or is lost (where it is),
+# before any claim, and the old file then stays as it was whatever the claim does.
+interrupt_early() { # interrupt_early FILE ARGS...: the long run, SIGINT once it holds FILE's lock
     local file=$1
     shift
     "$bin" "${long[@]}" -o "$file" "$@" 2>"$tmp/err" >/dev/null &
     pid=$!
-    for _ in $(seq 600); do
-        [ -e "$file" ] && break
-        sleep 0.1
-    done
-    sleep 0.5 # past the open, inside the only case
-    kill -INT "$pid"
-    wait "$pid"
+    locked "$file" "$pid" || { stop TERM "$pid"; return 255; }
+    stop INT "$pid"
+}
+# early_stop WHAT RC: 0 when the run stopped by its handler in the sweep, before any row
+early_stop() {
+    [ "$2" -eq 255 ] && return 1 # said by locked
+    [ "$2" -eq 130 ] && grep -q "interrupted: 0 of [0-9]* cases measured" "$tmp/err" && return 0
+    fail "$1: exit $2, expected 130 and 'interrupted: 0 of N cases measured' on stderr"
+    return 1
 }
 cp "$f" "$tmp/keep.csv"
 sum=$(cksum <"$tmp/keep.csv")
 interrupt_early "$tmp/keep.csv" --overwrite
 rc=$?
-[ "$rc" -eq 130 ] && [ "$(cksum <"$tmp/keep.csv")" = "$sum" ] &&
-    ok "--overwrite interrupted before its first row: exit 130, the old file as it was" ||
-    fail "--overwrite interrupted before its first row: exit $rc, $(wc -l <"$tmp/keep.csv") lines left of $((rows + 1))"
+if early_stop "--overwrite interrupted before its first row" "$rc"; then
+    [ "$(cksum <"$tmp/keep.csv")" = "$sum" ] &&
+        ok "--overwrite interrupted before its first row: exit 130, the old file as it was" ||
+        fail "--overwrite interrupted before its first row: $(wc -l <"$tmp/keep.csv") lines left of $((rows + 1))"
+fi
 interrupt_early "$tmp/fresh.csv"
 rc=$?
-[ "$rc" -eq 130 ] && [ ! -e "$tmp/fresh.csv" ] &&
-    ok "a fresh file interrupted before its first row: exit 130, no file left" ||
-    fail "a fresh file interrupted before its first row: exit $rc, $(wc -c <"$tmp/fresh.csv" 2>&1) bytes left"
+if early_stop "a fresh file interrupted before its first row" "$rc"; then
+    [ ! -e "$tmp/fresh.csv" ] &&
+        ok "a fresh file interrupted before its first row: exit 130, no file left" ||
+        fail "a fresh file interrupted before its first row: $(wc -c <"$tmp/fresh.csv" 2>&1) bytes left"
+fi
 run 0 "-o the interrupted run's file" "${args[@]}" -o "$tmp/fresh.csv" && complete "$tmp/fresh.csv" &&
     ok "the next plain -o takes the same path" || fail "the next plain -o refused the interrupted run's path"
 
