@@ -20,6 +20,12 @@ void progress_start(struct progress *p, const char *prog, int total);
 /* before case i (1-based); `what` describes it */
 void progress_case(const struct progress *p, int i, const char *what);
 
+/* A test hook: where LBMR_TEST_PHASES names a file, a line with `phase` ("setup": a case's
+ * allocation and first values begin; "timed": its timed repetitions begin) is appended to it, so
+ * that a test can send its signal inside the phase it means to test instead of after a guessed
+ * sleep. Nothing otherwise. */
+void progress_phase(const char *phase);
+
 /* SIGINT and SIGTERM set a flag and say at once on stderr that prog stops; a second signal ends
  * the program at once (rows written so far are complete: each is written whole when measured).
  * The drivers check the flag between cases and repetitions, the backends between the updates of

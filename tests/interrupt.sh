@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # interrupt.sh BIN CSV_CHECK ROOFLINE BENCH SIGNAL WHEN ARGS...: starts a sweep writing to a
 # file and sends the signal: WHEN=row once the first row is there, WHEN=only during the only
-# case (once the file is there; ARGS then name one case whose repetitions last far longer than
-# the time allowed), WHEN=setup half a second after the file appeared, while the only case's arrays
-# or lattices are still being allocated and written (exit within 1 s), WHEN=append as for row,
+# case's timed repetitions (ARGS then name one case whose repetitions last far longer than the
+# time allowed), WHEN=setup while the only case's arrays or lattices are still being allocated
+# and written (exit within 1 s), WHEN=append as for row,
 # twice: the second process adds to the first one's file with --append, as the main job's rounds
 # do. Expected: exit status 130 within EXIT_S seconds of the signal, a note of the interruption
 # on stderr, a file whose every row is complete and verified (roofline reads it), and for
 # WHEN=only and WHEN=setup no file at all: the unfinished case is dropped, and the file the run
 # made and wrote no row to is removed (its header goes out with the first row); for
-# WHEN=append one header, the first process's rows kept and the second's added.
+# WHEN=append one header, the first process's rows kept and the second's added. only and setup
+# wait for the program's own mark of the phase (LBMR_TEST_PHASES, progress.h) rather than a
+# sleep, and setup fails if the timed repetitions had begun: either way the signal's outcome is
+# the same, so a guessed moment could pass without the path it names.
 set -u
 bin=$1 check=$2 roofline=$3 bench=$4 sig=$5 when=$6
 shift 6
@@ -30,12 +33,19 @@ if [ $# -ge 2 ] && [ "${*: -2:1}" = --keep ]; then # the file outlives this run,
     keep=${*: -1}
     set -- "${@:1:$(($# - 2))}"
 fi
-"$bin" "$@" "${mode[@]}" -o "$tmp/out.csv" 2>"$tmp/err" &
+phase=
+[ "$when" = only ] && phase=timed
+[ "$when" = setup ] && phase=setup
+LBMR_TEST_PHASES="$tmp/phases" "$bin" "$@" "${mode[@]}" -o "$tmp/out.csv" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do # at most 60 s for the first row (need 0: for the file)
-    [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo -1)" -ge "$need" ] && break
+reached() { # the row count (row, append) or the phase's mark (only, setup) is there
+    if [ -n "$phase" ]; then grep -qx "$phase" "$tmp/phases" 2>/dev/null; return; fi
+    [ "$({ wc -l <"$tmp/out.csv"; } 2>/dev/null || echo -1)" -ge "$need" ]
+}
+for _ in $(seq 600); do # at most 60 s for the first row or the phase
+    reached && break
     kill -0 "$pid" 2>/dev/null || break # it ended (or refused) before that: said below
-    sleep 0.1
+    sleep 0.02
 done
 # a machine without the memory the case needs: the executable refuses before any row (exit 2)
 if ! kill -0 "$pid" 2>/dev/null && grep -q "are available" "$tmp/err"; then
@@ -43,9 +53,8 @@ if ! kill -0 "$pid" 2>/dev/null && grep -q "are available" "$tmp/err"; then
     echo "skipped: this machine lacks the memory of the case"
     exit 77
 fi
-[ "$when" = only ] && sleep 1 # well inside the case's timed repetitions
-[ "$when" = setup ] && sleep 0.5 # inside the case's set-up (first touch, initial values)
 kill -0 "$pid" 2>/dev/null || { cat "$tmp/err"; echo "the run ended before the signal"; exit 1; }
+[ -z "$phase" ] || reached || { cat "$tmp/err"; echo "no '$phase' mark within 60 s"; exit 1; }
 t0=${EPOCHREALTIME/,/.}
 kill -"$sig" "$pid"
 for _ in $(seq $((exit_s * 20))); do
@@ -66,6 +75,10 @@ secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 cat "$tmp/err"
 [ "$rc" -eq 130 ] || { echo "exit status $rc, expected 130"; exit 1; }
 grep -q "interrupted" "$tmp/err" || { echo "no note of the interruption on stderr"; exit 1; }
+if [ "$when" = setup ] && grep -qx timed "$tmp/phases"; then
+    echo "the timed repetitions began before the signal took effect: set-up not tested"
+    exit 1
+fi
 if [ "$when" = only ] || [ "$when" = setup ]; then
     [ -e "$tmp/out.csv" ] && { echo "a file without rows left behind: $(wc -l <"$tmp/out.csv") line(s)"; exit 1; }
     rows=0

@@ -293,6 +293,7 @@ static int timed_window(const struct run_ctx *x, struct runner *rn, struct dist_
                         struct lbm_state *s, int steps, int warmup, int overlap, int *reps,
                         struct energy_reading *energy, int *measured, char *err, size_t errlen)
 {
+    progress_phase("timed");
     for (int tries = 1;; tries++) { /* until the window is long enough: probe estimates err */
         int more, failed, made = 0;
         *measured = energy_session_begin(&rn->energy) == 0;
@@ -424,6 +425,7 @@ static int run_case(void *ctx, struct runner *rn, const void *cp, const char *wh
         dist_case_end(NULL);
         return 0;
     }
+    progress_phase("setup");
     failed = lbm_alloc(&s, &df.local, &used, err, sizeof err) ||
              dist_attach(run, s, u->halo, err, sizeof err) || lbm_init(s, err, sizeof err);
     snprintf(df.halo, sizeof df.halo, "%s", dist_halo_used(run));

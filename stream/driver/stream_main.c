@@ -228,9 +228,11 @@ static int run_case(void *ctx, struct runner *r, const void *cp, const char *wha
 
     (void)what;
     memset(&used, 0, sizeof used);
+    progress_phase("setup");
     if (stream_alloc(&s, c, &used, err, sizeof err)) goto fail;
     r->quiet.threads = used.threads; /* the probe times the kernel's own team */
     if (x->o->c.warmup > 0 && run_reps(s, x->o->c.warmup, r->times, err, sizeof err)) goto fail;
+    progress_phase("timed");
     reps = time_reps(x->o, r, s, &energy, &measured, err, sizeof err);
     if (reps < 0) goto fail;
     if (measured) energy_session_report(&r->energy, &energy);
