@@ -516,7 +516,9 @@ int csv_read(FILE *f, const char *name, struct csv_table *t, char *err, size_t e
             }
         }
     }
-    if (ferror(f)) {
+    /* getline's -1 is the end of the file only where the stream says so: out of memory for a
+     * line (ENOMEM) sets neither flag, and read as the end it would drop the rest silently */
+    if (ferror(f) || !feof(f)) {
         cli_fail(err, errlen, "%s: cannot read: %s", name, strerror(errno));
         goto out;
     }

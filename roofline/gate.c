@@ -401,6 +401,10 @@ static int read_report(const char *path, FILE *f, struct roof_baseline *b)
         if (*fields[map[B_MED]] == '\0') continue; /* a row without a ceiling in that run */
         if (report_case(path, lineno, fields, map, b, &ncap)) goto out;
     }
+    if (ferror(f) || !feof(f)) { /* as csv_read: ENOMEM is not the end of the file */
+        fprintf(stderr, "roofline: --baseline %s: cannot read: %s\n", path, strerror(errno));
+        goto out;
+    }
     if (nhead < 0) {
         fprintf(stderr, "roofline: --baseline %s: empty file (expected a CSV header line)\n", path);
         goto out;

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # roofline_oom.sh ROOFLINE MALLOC_FAIL_SO FIXTURES: roofline --summary with each of its malloc
-# calls failing in turn (malloc_fail.c, LD_PRELOAD). Whatever fails, the summary must not say
-# something false: never "share no domain size" for a machine whose sp and dp share one (an out of
-# memory in common_size once read as "none in common"), and an exit 2 leaves no partial CSV.
+# and realloc calls failing in turn (malloc_fail.c, LD_PRELOAD). Whatever fails, the summary must
+# not say something false: never "share no domain size" for a machine whose sp and dp share one
+# (an out of memory in common_size once read as "none in common"), never "empty file" (a first
+# line the reader could not hold), an exit 0 only with the whole summary (a line it could not
+# hold once read as the end of the file, the rows after it dropped), and an exit 2 with no
+# partial CSV.
 # Exit 77 (skipped) where the module does not take (a static or sanitized build).
 set -u
 rl=$1 so=$2 fx=$3
@@ -27,6 +30,14 @@ for ((i = 1; i <= n; i++)); do
     [ $rc -eq 2 ] && oom=$((oom + 1))
     if grep -q "share no domain size" "$tmp/e"; then
         echo "FAIL: malloc call $i failing: rc $rc, a false note: $(grep 'share no domain' "$tmp/e")" >&2
+        fails=$((fails + 1))
+    fi
+    if grep -q "empty file" "$tmp/e"; then
+        echo "FAIL: malloc call $i failing: rc $rc, a false note: $(grep 'empty file' "$tmp/e")" >&2
+        fails=$((fails + 1))
+    fi
+    if [ $rc -eq 0 ] && ! cmp -s "$tmp/o" "$tmp/ref.csv"; then
+        echo "FAIL: malloc call $i failing: exit 0 with a summary other than the whole one" >&2
         fails=$((fails + 1))
     fi
     if [ $rc -eq 2 ] && [ -s "$tmp/o" ]; then
