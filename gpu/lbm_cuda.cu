@@ -279,27 +279,23 @@ extern "C" int lbm_load(struct lbm_state *s, const double *pdf, char *err, size_
     return rc;
 }
 
-/* One update queued: aa's half on its streams, pull on `q`; the phase flipped (aa: which half
- * is next, pull: which lattice is read) */
-static cudaError_t queue_update(struct lbm_state *s, cudaStream_t q)
-{
-    cudaError_t e;
-    if (is_aa(s)) {
-        e = gpu_lbm_launch_aa(s);
-        s->aa_even = !s->aa_even;
-        return e;
-    }
-    e = s->pull_pairs
-            ? gpu_lbm_launch_pull_pairs(s, GPU_PULL_PAIRS, s->pair_grid, s->threads, 0,
-                                        (int)s->u.l.nx, 0, 0, q)
-            : gpu_lbm_launch_pull(s, whole_variant(s), s->grid, 0, (int)s->u.l.nx, 0, 0, q);
-    s->cur = 1 - s->cur;
-    return e;
-}
-
+/* what an update flips: aa which half is next, pull which lattice is read (both 0 or 1) */
 static int *phase_of(struct lbm_state *s)
 {
     return is_aa(s) ? &s->aa_even : &s->cur;
+}
+
+/* One update queued: aa's half on its streams, pull on `q`; the phase flipped */
+static cudaError_t queue_update(struct lbm_state *s, cudaStream_t q)
+{
+    const cudaError_t e =
+        is_aa(s) ? gpu_lbm_launch_aa(s)
+        : s->pull_pairs
+            ? gpu_lbm_launch_pull_pairs(s, GPU_PULL_PAIRS, s->pair_grid, s->threads, 0,
+                                        (int)s->u.l.nx, 0, 0, q)
+            : gpu_lbm_launch_pull(s, whole_variant(s), s->grid, 0, (int)s->u.l.nx, 0, 0, q);
+    *phase_of(s) = !*phase_of(s);
+    return e;
 }
 
 /* lbm_step's updates in a CUDA graph of GPU_LBM_GRAPH_UPDATES (an even number, so that the
@@ -317,7 +313,6 @@ static cudaError_t capture_updates(struct lbm_state *s)
     cudaGraph_t g = NULL;
     const int phase = *phase_of(s);
     cudaError_t e = cudaStreamBeginCapture(s->q[0], cudaStreamCaptureModeThreadLocal);
-    s->graph_tried = 1;
     for (int t = 0; t < GPU_LBM_GRAPH_UPDATES && e == cudaSuccess; t++)
         e = queue_update(s, s->q[0]);
     *phase_of(s) = phase;
@@ -326,16 +321,21 @@ static cudaError_t capture_updates(struct lbm_state *s)
     if (e == cudaSuccess)
         e = cudaGraphInstantiateWithFlags(&s->graph, g, cudaGraphInstantiateFlagUseNodePriority);
     if (e == cudaSuccess) e = cudaGraphUpload(s->graph, s->q[0]);
-    if (e == cudaSuccess) s->graph_phase = phase;
+    if (e == cudaSuccess) {
+        s->graph_phase = phase;
+    } else if (s->graph) { /* s->graph set means captured and ready, nothing else */
+        cudaGraphExecDestroy(s->graph);
+        s->graph = NULL;
+    }
     if (g) cudaGraphDestroy(g);
     return e;
 }
 
-/* once a state, where a graph would be launched at all, and on one domain only (a distributed
- * rank's x-face buffers change) */
+/* once a state (a refused capture is lbm_step's error), where a graph would be launched at all,
+ * and on one domain only (a distributed rank's x-face buffers change) */
 static int use_graph(const struct lbm_state *s, int steps)
 {
-    return !s->graph_tried && steps >= GPU_LBM_GRAPH_UPDATES && !s->xface[0] && !s->xface[1] &&
+    return !s->graph && steps >= GPU_LBM_GRAPH_UPDATES && !s->xface[0] && !s->xface[1] &&
            !s->xsend[0] && !s->xsend[1];
 }
 

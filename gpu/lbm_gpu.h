@@ -53,11 +53,10 @@ struct lbm_state {
     /* ... and the send buffer of the x face at x = 0 and at x = nx - 1 that every update of those
      * cells writes, or NULL (lbm_halo_sent_by_update) */
     void *xsend[2];
-    /* lbm_step's updates, GPU_LBM_GRAPH_UPDATES of them captured once on q[0] (NULL: not yet,
-     * or plain launches), and the phase they start from (aa: aa_even, pull: cur) */
+    /* lbm_step's updates, GPU_LBM_GRAPH_UPDATES of them captured once on q[0] (NULL: not yet),
+     * and the phase they start from (aa: aa_even, pull: cur) */
     cudaGraphExec_t graph;
     int graph_phase;
-    int graph_tried; /* captured once a state, or refused once */
 };
 
 /* The update kernels, one row each: (variant, kernel template, what it updates). Every row is
