@@ -17,10 +17,26 @@ static double probe(struct quiet_judge *q)
     return low;
 }
 
-/* repetition i is read and quiet (an unread probe, 0, judges nothing) */
-static int is_quiet(const struct quiet_judge *q, int i)
+/* repetition i (of a closed block) by this process's readings: read and quiet (an unread probe,
+ * 0, judges nothing) */
+static int quiet_here(const struct quiet_judge *q, int i)
 {
     return q->low[i] <= 0 || q->low[i] >= QUIET_CLOCK_FRACTION * q->high;
+}
+
+/* repetition i (of a closed block) is quiet: here and wherever else it was judged */
+static int is_quiet(const struct quiet_judge *q, int i)
+{
+    return !q->veto[i] && quiet_here(q, i);
+}
+
+/* repetitions of the open block that may still turn out quiet (none vetoed) */
+static int open_hopes(const struct quiet_judge *q)
+{
+    int n = 0;
+    for (int i = q->made - q->pending; i < q->made; i++)
+        n += !q->veto[i];
+    return n;
 }
 
 void quiet_begin(struct quiet_judge *q, int wanted)
@@ -29,6 +45,7 @@ void quiet_begin(struct quiet_judge *q, int wanted)
     q->made = q->pending = q->nquiet = 0;
     q->since = 0;
     q->row_low = 1e300;
+    q->show_high = 0;
     if (q->probe) q->before = probe(q);
 }
 
@@ -49,12 +66,16 @@ int quiet_after(struct quiet_judge *q, double seconds)
         double *more = realloc(q->low, (size_t)room * sizeof *more);
         if (!more) return 1;
         q->low = more;
+        unsigned char *vmore = realloc(q->veto, (size_t)room);
+        if (!vmore) return 1;
+        q->veto = vmore;
         q->room = room;
     }
+    q->veto[q->made] = 0;
     q->made++;
     q->pending++;
     q->since += seconds;
-    if (q->since < QUIET_PROBE_SPACING_S && quiet_count(q) + q->pending < q->wanted &&
+    if (q->since < QUIET_PROBE_SPACING_S && quiet_count(q) + open_hopes(q) < q->wanted &&
         q->made < QUIET_ATTEMPTS_FACTOR * q->wanted)
         return 0; /* the block stays open */
     high = q->high;
@@ -68,7 +89,8 @@ int quiet_after(struct quiet_judge *q, double seconds)
         for (int i = 0; i < q->made; i++)
             q->nquiet += is_quiet(q, i);
     } else {
-        q->nquiet += is_quiet(q, q->made - 1) ? q->pending : 0;
+        for (int i = q->made - q->pending; i < q->made; i++)
+            q->nquiet += is_quiet(q, i);
     }
     q->pending = 0;
     q->since = 0;
@@ -79,7 +101,26 @@ int quiet_after(struct quiet_judge *q, double seconds)
 int quiet_more(const struct quiet_judge *q)
 {
     if (!q->probe) return q->made < q->wanted;
-    return quiet_count(q) + q->pending < q->wanted && q->made < QUIET_ATTEMPTS_FACTOR * q->wanted;
+    return quiet_count(q) + open_hopes(q) < q->wanted &&
+           q->made < QUIET_ATTEMPTS_FACTOR * q->wanted;
+}
+
+int quiet_disturbed_here(const struct quiet_judge *q, int i)
+{
+    return q->probe && i < q->made - q->pending && !quiet_here(q, i);
+}
+
+void quiet_veto(struct quiet_judge *q, int i)
+{
+    if (!q->probe || i < 0 || i >= q->made || q->veto[i]) return;
+    if (i < q->made - q->pending && is_quiet(q, i)) q->nquiet--; /* counted among the closed */
+    q->veto[i] = 1;
+}
+
+void quiet_show_clocks(struct quiet_judge *q, double high_MHz, double low_MHz)
+{
+    if (high_MHz > 0) q->show_high = high_MHz;
+    if (low_MHz > 0 && low_MHz < q->row_low) q->row_low = low_MHz;
 }
 
 int quiet_select(const struct quiet_judge *q, double *times)
@@ -94,7 +135,8 @@ int quiet_select(const struct quiet_judge *q, double *times)
 void quiet_fill_row(const struct quiet_judge *q, struct csv_record *r)
 {
     if (!q->probe) return;
-    r->cpu_clock_MHz = q->high > 0 ? q->high : r->cpu_clock_MHz;
+    const double high = q->show_high > q->high ? q->show_high : q->high;
+    r->cpu_clock_MHz = high > 0 ? high : r->cpu_clock_MHz;
     r->cpu_clock_low_MHz = q->row_low < 1e300 ? q->row_low : r->cpu_clock_low_MHz;
     r->reps_disturbed = q->made - quiet_count(q);
     if (quiet_count(q) < q->wanted) { /* the row's timing stands on fewer quiet reps than asked */
@@ -110,5 +152,7 @@ void quiet_free(struct quiet_judge *q)
 {
     free(q->low);
     q->low = NULL;
+    free(q->veto);
+    q->veto = NULL;
     q->room = 0;
 }

@@ -46,6 +46,11 @@ struct quiet_judge {
     double since;   /* their timed seconds */
     double before;  /* the reading that opened the block */
     double row_low; /* the lowest reading of the set, MHz */
+    double
+        show_high; /* the highest reading of a distributed row's processes (quiet_show_clocks), 0 */
+    /* per repetition made: 1 where another process of a distributed run judged it disturbed
+     * (quiet_veto); those ranks ran it together, so it was disturbed for the row */
+    unsigned char *veto;
 };
 
 /* Starts a timed set that wants `wanted` quiet repetitions: probes before the first. */
@@ -62,6 +67,17 @@ int quiet_count(const struct quiet_judge *q);
 /* Moves the times of the quiet repetitions of times[0..made) to the front, in order: their
  * count, or `made` (all of them) when none was quiet. */
 int quiet_select(const struct quiet_judge *q, double *times);
+
+/* Whether this process judged repetition i (< made) disturbed, by its own readings alone: what
+ * the other processes of a distributed run need to know of it (a repetition of the open block is
+ * not judged yet: 0). */
+int quiet_disturbed_here(const struct quiet_judge *q, int i);
+/* Repetition i (< made) was judged disturbed by another process: from now on it is disturbed here
+ * too, and the count, the selection and the row follow. */
+void quiet_veto(struct quiet_judge *q, int i);
+/* The clock columns of a distributed row: the highest and lowest readings of all its processes
+ * (MHz), shown instead of this process's own; the judging keeps its own highest. */
+void quiet_show_clocks(struct quiet_judge *q, double high_MHz, double low_MHz);
 
 struct csv_record;
 /* cpu_clock_MHz, cpu_clock_low_MHz and reps_disturbed of the set, and "cpu_unsteady" in

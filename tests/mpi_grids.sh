@@ -6,6 +6,10 @@
 # - Two ranks that would run more threads than their node's CPUs (mpiexec --bind-to none, a
 #   thread a CPU each): refused with one line and exit 2, no CSV; with LBMR_OVERSUBSCRIBE=1 run,
 #   the rows' binding saying node_threads=T/C.
+# - A repetition disturbed on any rank is disturbed for the row (--quiet-wait on; the probe's
+#   readings scripted per rank through LBMR_CLOCK_FAKE, the test hook of cpu/cpu_clock.h): the ranks
+#   repeat together, rank 0's row times only repetitions quiet on every rank and counts the others
+#   in reps_disturbed, and its clock columns span every rank's readings.
 set -u
 mpiexec=$1 bin=$2
 tmp=$(mktemp -d)
@@ -68,4 +72,24 @@ grep -q "would run $((2 * cpus)) threads on $cpus CPUs" "$tmp/err" || { cat "$tm
 crowd 1 -o "$tmp/crowd.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "LBMR_OVERSUBSCRIBE=1 failed"; }
 col binding "$tmp/crowd.csv" | grep -q "node_threads=$((2 * cpus))/$cpus" ||
     fail "LBMR_OVERSUBSCRIBE=1: binding $(col binding "$tmp/crowd.csv" | head -1) lacks node_threads"
-echo "mpi_grids: 1-rank grid first, a grid named twice once, different arguments refused, a crowded node refused and marked"
+# rank 0 steady at 3500 MHz, rank 1 at 2000 after its first probe (never quiet) or for one block
+# (moved): the row is rank 1's as much as rank 0's
+quiet() { # quiet NAME RANK1_FAKE: the row of a 2-rank run, rank 1's clock scripted
+    timeout 120 "$mpiexec" "${mpi_flags[@]}" -np 1 env LBMR_CLOCK_FAKE=3500 "$bin" --size 12 \
+        --procs 1x1x2 --kernel pull --precision sp --steps 2 --warmup 0 --reps 3 : -np 1 \
+        env LBMR_CLOCK_FAKE="$2" "$bin" --size 12 --procs 1x1x2 --kernel pull --precision sp \
+        --steps 2 --warmup 0 --reps 3 >"$tmp/$1.csv" 2>"$tmp/err" ||
+        { cat "$tmp/err" >&2; fail "quiet $1: the run failed"; }
+    [ "$(col procs "$tmp/$1.csv")" = 1x1x2 ] || fail "quiet $1: no 1x1x2 row"
+}
+quiet never 3500,2000
+for kv in reps=12 reps_disturbed=12 clock_events=cpu_unsteady cpu_clock_MHz=3500 cpu_clock_low_MHz=2000; do
+    [ "$(col "${kv%%=*}" "$tmp/never.csv")" = "${kv#*=}" ] ||
+        fail "rank 1 never quiet: ${kv%%=*} is '$(col "${kv%%=*}" "$tmp/never.csv")', expected '${kv#*=}'"
+done
+quiet moved 3500,2000,3500
+r=$(col reps "$tmp/moved.csv") d=$(col reps_disturbed "$tmp/moved.csv")
+[ "$d" -ge 2 ] && [ $((r - d)) -ge 3 ] && [ "$r" -le 12 ] && [ -z "$(col clock_events "$tmp/moved.csv")" ] ||
+    fail "rank 1's clock moved for one block: reps $r, reps_disturbed $d, clock_events '$(col clock_events "$tmp/moved.csv")'"
+[ "$(col cpu_clock_low_MHz "$tmp/moved.csv")" = 2000 ] || fail "rank 1's clock moved: cpu_clock_low_MHz not 2000"
+echo "mpi_grids: 1-rank grid first, a grid named twice once, different arguments refused, a crowded node refused and marked, a rank's disturbed repetition the row's"

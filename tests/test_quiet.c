@@ -2,7 +2,8 @@
  * a scripted probe: disturbed repetitions leave the statistics even when they are the fastest,
  * the set repeats until it has the quiet ones it wants, gives up at QUIET_ATTEMPTS_FACTOR times,
  * judges against the highest clock seen (later readings too), shares probes between short
- * repetitions, and fills the row's columns. */
+ * repetitions, fills the row's columns, and takes the judgements of a distributed run's other
+ * processes. */
 #include <math.h>
 #include <string.h>
 
@@ -154,6 +155,40 @@ int main(void)
         csv_record_init(&row);
         quiet_fill_row(&q, &row);
         CHECK(row.reps_disturbed == 8 && row.clock_events[0] == '\0');
+        quiet_free(&q);
+    }
+    { /* 8. a distributed run (lbm_main.c's judge_together): a repetition this process read as
+       * quiet but another judged disturbed (quiet_veto) leaves the count, the selection and the
+       * row as one disturbed here; so does one of the open block, once that closes; its own
+       * disturbed ones are what it tells the others; the shown clocks span both processes */
+        static const double s[] = {3500, 3500, 2000, 3500};
+        double t[64];
+        struct quiet_judge q = {.probe = scripted, .threads = 1};
+        use(s, 4);
+        quiet_begin(&q, 3);
+        for (int i = 0; i < 2; i++) { /* r1 quiet, r2 disturbed (ends at 2000) */
+            t[q.made] = rep_time[q.made];
+            CHECK(quiet_after(&q, rep_time[q.made]) == 0);
+        }
+        CHECK(quiet_count(&q) == 1 && !quiet_disturbed_here(&q, 0) && quiet_disturbed_here(&q, 1));
+        quiet_veto(&q, 0); /* the other process saw r1 disturbed */
+        quiet_veto(&q, 0); /* said twice: once */
+        CHECK(quiet_count(&q) == 0 && !quiet_disturbed_here(&q, 0));
+        while (quiet_more(&q)) {
+            t[q.made] = rep_time[q.made];
+            if (q.made == 3) quiet_veto(&q, 3); /* vetoed before its block closes */
+            CHECK(quiet_after(&q, rep_time[q.made]) == 0);
+            if (q.made == 4) quiet_veto(&q, 3);
+        }
+        /* r3 starts at 2000: disturbed here; r4 vetoed; r5..r7 quiet */
+        CHECK(q.made == 7 && quiet_count(&q) == 3);
+        n = quiet_select(&q, t);
+        CHECK(n == 3 && t[0] == rep_time[4] && t[2] == rep_time[6]);
+        quiet_show_clocks(&q, 3600, 1500);
+        csv_record_init(&row);
+        quiet_fill_row(&q, &row);
+        CHECK(row.reps_disturbed == 4 && row.cpu_clock_MHz == 3600 &&
+              row.cpu_clock_low_MHz == 1500 && row.clock_events[0] == '\0');
         quiet_free(&q);
     }
     return check_report("test_quiet");

@@ -146,3 +146,8 @@ void dist_run_sum(struct dist_run *r, double *v, int n)
 {
     if (r->size > 1) dist_comm_sum_double(r->comm, v, n);
 }
+
+double dist_run_max_double(struct dist_run *r, double v)
+{
+    return r->size > 1 ? dist_comm_max_double(r->comm, v) : v;
+}

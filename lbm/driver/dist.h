@@ -74,5 +74,6 @@ void dist_case_end(struct dist_run *r); /* frees; collective over the job */
  * collective over the run's ranks. */
 int dist_run_max(struct dist_run *r, int v);
 void dist_run_sum(struct dist_run *r, double *v, int n);
+double dist_run_max_double(struct dist_run *r, double v);
 
 #endif

@@ -214,18 +214,24 @@ static int time_reps(struct runner *rn, struct dist_run *run, struct lbm_state *
     return 0;
 }
 
-/* One timed set of a row: repetitions of `steps` updates into rn->times until rn->quiet has
- * `want` quiet ones or gives up (exactly `want` without a probe); *made: how many ran. The run's
- * ranks make the same repetitions: another while any of them wants one. An interrupt on any rank
- * stops all of them between two repetitions. */
-static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state *s, int steps,
-                       int want, int overlap, int *made, char *err, size_t errlen)
+/* The ranks' judgements of the repetitions made so far, joined: a repetition any rank judged
+ * disturbed is disturbed on every rank (they ran it together, the slowest setting its time), so
+ * each rank counts, selects and reports the same ones. `sum`: room for every repetition made.
+ * Collective over the run's ranks. */
+static void judge_together(struct dist_run *run, struct quiet_judge *q, double *sum)
 {
-    if (stats_reserve(&rn->times, &rn->ntimes,
-                      rn->quiet.probe ? QUIET_ATTEMPTS_FACTOR * want : want)) {
-        snprintf(err, errlen, "out of memory");
-        return 1;
-    }
+    if (!q->probe) return;
+    for (int i = 0; i < q->made; i++)
+        sum[i] = quiet_disturbed_here(q, i);
+    dist_run_sum(run, sum, q->made);
+    for (int i = 0; i < q->made; i++)
+        if (sum[i] > 0) quiet_veto(q, i);
+}
+
+/* judged_reps' repetitions, `want` quiet ones wanted */
+static int judged_loop(struct runner *rn, struct dist_run *run, struct lbm_state *s, int steps,
+                       int overlap, double *sum, char *err, size_t errlen, int want)
+{
     quiet_begin(&rn->quiet, want);
     while (dist_any(run, quiet_more(&rn->quiet))) {
         if (dist_any(run, interrupt_requested())) {
@@ -235,13 +241,37 @@ static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state
         if (dist_step(run, s, steps, DIST_EXCHANGE, overlap, &rn->times[rn->quiet.made], err,
                       errlen))
             return 1;
-        if (quiet_after(&rn->quiet, rn->times[rn->quiet.made])) {
+        if (dist_any(run, quiet_after(&rn->quiet, rn->times[rn->quiet.made]))) {
             snprintf(err, errlen, "out of memory");
             return 1;
         }
+        judge_together(run, &rn->quiet, sum);
     }
-    *made = rn->quiet.made;
+    if (rn->quiet.probe) /* the lowest reading of any rank: 1e300 where none read */
+        quiet_show_clocks(&rn->quiet, dist_run_max_double(run, rn->quiet.high),
+                          -dist_run_max_double(run, -rn->quiet.row_low));
     return 0;
+}
+
+/* One timed set of a row: repetitions of `steps` updates into rn->times until rn->quiet has
+ * `want` quiet ones or gives up (exactly `want` without a probe); *made: how many ran. The run's
+ * ranks make the same repetitions: another while any of them wants one, a repetition disturbed on
+ * one rank disturbed on all (judge_together), and the row's clock columns span every rank's
+ * readings. An interrupt on any rank stops all of them between two repetitions. */
+static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state *s, int steps,
+                       int want, int overlap, int *made, char *err, size_t errlen)
+{
+    const int room = rn->quiet.probe ? QUIET_ATTEMPTS_FACTOR * want : want;
+    /* the judgements' sums: reserved on every rank before any is exchanged */
+    double *sum = malloc((size_t)room * sizeof *sum);
+    int failed = dist_any(run, stats_reserve(&rn->times, &rn->ntimes, room) || !sum);
+    if (!failed)
+        failed = judged_loop(rn, run, s, steps, overlap, sum, err, errlen, want);
+    else
+        snprintf(err, errlen, "out of memory");
+    free(sum);
+    if (!failed) *made = rn->quiet.made;
+    return failed;
 }
 
 /* The lattice back to its initial state and through the same warm-up: updates run after this
