@@ -30,20 +30,22 @@ struct device_facts {
     int max_threads_per_sm;
     /* What the drivers do when the user does not say, so that no driver asks which backend
      * this is: */
-    int grid_launch;            /* 1: kernels launch a grid of thread blocks (--block, --blocks,
-                                   --ilp); 0: OpenMP threads (--threads) */
-    size_t row_align;           /* bytes an lbm x row is aligned to without --align: gpu 32,
-                                   cpu 64 */
-    size_t row_align_inplace;   /* the same for the in-place kernel (aa): gpu 128, cpu 64 */
-    size_t row_align_split_x;   /* the same on a rank grid split along x (rows with x ghost
-                                   cells): gpu 128, cpu 64 */
-    int lbm_rows;               /* 1: lbm's SoA lattices keep a cell row's 19 direction rows side
-                                   by side without --layout (gpu); 0: 19 arrays (cpu) */
-    size_t out_of_cache_bytes;  /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */
-    char out_of_cache_why[160]; /* how that was found, for stderr */
-    size_t default_edge_min;    /* smallest edge of the default lbm domain; 0: none */
-    int energy_node_wide;       /* 1: the meter reads the node's packages (cpu powercap), which
-                                   every rank on the node shares */
+    int grid_launch;             /* 1: kernels launch a grid of thread blocks (--block, --blocks,
+                                    --ilp); 0: OpenMP threads (--threads) */
+    size_t row_align;            /* bytes an lbm x row is aligned to without --align: gpu 32,
+                                    cpu 64 */
+    size_t row_align_inplace;    /* the same for the in-place kernel (aa): gpu 128, cpu 64 */
+    size_t row_align_split_x;    /* the same on a rank grid split along x (rows with x ghost
+                                    cells): gpu 128, cpu 0 (pull) */
+    size_t row_align_split_x_nt; /* that for the kernel storing non-temporally (pull_nt): gpu
+                                    128 (it has none), cpu 64 */
+    int lbm_rows;                /* 1: lbm's SoA lattices keep a cell row's 19 direction rows side
+                                    by side without --layout (gpu); 0: 19 arrays (cpu) */
+    size_t out_of_cache_bytes;   /* SYSINFO_CACHE_FACTOR x the last-level cache or L2 (bytes) */
+    char out_of_cache_why[160];  /* how that was found, for stderr */
+    size_t default_edge_min;     /* smallest edge of the default lbm domain; 0: none */
+    int energy_node_wide;        /* 1: the meter reads the node's packages (cpu powercap), which
+                                    every rank on the node shares */
     /* cpu: the effective core clock of a team of OpenMP threads (cpu_clock_probe), which judges
      * repetitions (common/quiet.h); NULL on the gpu */
     int (*clock_probe)(int threads, double *low_MHz, double *high_MHz);

@@ -106,12 +106,16 @@ int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     cpu_device_facts(d);
-    /* rows on a cache line (64 bytes) for every kernel and grid: a row whose pitch is not a
-     * multiple of a line starts elsewhere in its line each row, so vector loads and stores
-     * straddle two lines and the non-temporal ones leave lines half written; a grid split along
-     * x puts a ghost cell before each row's fluid, which the alignment moves to the line before
-     * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26) */
-    d->row_align = d->row_align_inplace = d->row_align_split_x = 64;
+    /* rows on a cache line (64 bytes): a row whose pitch is not a multiple of a line starts
+     * elsewhere in its line each row, so vector loads and stores straddle two lines and the
+     * non-temporal ones leave lines half written
+     * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26). A grid split along x puts a ghost cell
+     * before each row's fluid, which the alignment moves to a line of its own: pull_nt keeps it
+     * (its line steps need rows on lines), while pull's rows, unaligned, move 8.1 lines a 128-cell
+     * sp row instead of 9 (the prefetchers fetch that line with its row): x / z 0.877 -> 0.916 sp,
+     * 0.915 -> 0.968 dp on a 16-core host (data/mpi/xsplit-cpu-align0-h200-host-2026-11-28) */
+    d->row_align = d->row_align_inplace = d->row_align_split_x_nt = 64;
+    d->row_align_split_x = 0;
     /* 19 arrays: interleaved rows ran the CPU kernels 5-30% slower at 256^3 (each 1 KiB row a
      * stream the prefetchers learn anew; data/lbm/cpu-layout-rows-vm-h100-host-2026-11-27) */
     d->lbm_rows = 0;

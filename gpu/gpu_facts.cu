@@ -99,7 +99,7 @@ extern "C" int gpu_device_facts(struct device_facts *d, char *err, size_t errlen
     d->row_align_inplace = 128;
     /* x splits on 128-byte lines: fluid cell 0 a whole line after the ghost cell, so the 32-cell
      * x shells and the interior's rows start on a line (data/mpi/xfaces-h100-2026-11-23) */
-    d->row_align_split_x = 128;
+    d->row_align_split_x = d->row_align_split_x_nt = 128;
     /* a cell row's 19 direction rows side by side: pull sp +8.0% on an H200, +6.0% on an H100
      * (data/lbm/gpu-rows-layout-h200-h100-2026-11-27) */
     d->lbm_rows = 1;

@@ -264,20 +264,24 @@ int main(void)
     }
     {
         /* rows without --align: the in-place kernel takes the backend's row_align_inplace, the
-         * two-lattice kernels its row_align, raised to row_align_split_x on a grid split along
-         * x; the cpu's facts leave every kernel at 0 but x-split rows on a 64-byte line */
+         * two-lattice kernels its row_align; on a grid split along x every kernel takes
+         * row_align_split_x but pull_nt, which takes row_align_split_x_nt (the cpu's: pull 0,
+         * pull_nt 64), even where that is below the grid's other rows' */
         struct device_facts gpu, cpu;
         memset(&gpu, 0, sizeof gpu);
         memset(&cpu, 0, sizeof cpu);
         gpu.row_align = 32;
         gpu.row_align_inplace = 128;
-        gpu.row_align_split_x = 128;
-        cpu.row_align_split_x = 64;
+        gpu.row_align_split_x = gpu.row_align_split_x_nt = 128;
+        cpu.row_align = cpu.row_align_inplace = 64;
+        cpu.row_align_split_x = 0;
+        cpu.row_align_split_x_nt = 64;
         for (int k = 0; k < LBM_KERNEL_COUNT; k++) {
             CHECK(lbm_row_align_default(&gpu, (enum lbm_kernel)k, 0) == (k == LBM_AA ? 128u : 32u));
             CHECK(lbm_row_align_default(&gpu, (enum lbm_kernel)k, 1) == 128u);
-            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 0) == 0);
-            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 1) == 64u);
+            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 0) == 64u);
+            CHECK(lbm_row_align_default(&cpu, (enum lbm_kernel)k, 1) ==
+                  (k == LBM_PULL_NT ? 64u : 0u));
         }
     }
     return check_report("test_lbm_model");

@@ -269,8 +269,9 @@ static const struct options_entry entries[] = {
     {"pad", 0, "LIST", "elements added to each x row (default 0)", NULL, NULL, OPTIONS_PARSE,
      parse_pad},
     {"align", 0, "LIST",
-     "x rows aligned to this many bytes, 0 for none (default: cpu 64, a cache line; gpu 32, a "
-     "memory sector, and 128, a cache line, for aa and on rank grids split along x)",
+     "x rows aligned to this many bytes, 0 for none (default: cpu 64, a cache line, but 0 for "
+     "pull on rank grids split along x; gpu 32, a memory sector, and 128, a cache line, for aa "
+     "and on rank grids split along x)",
      NULL, NULL, OPTIONS_PARSE, parse_align},
     {"collision", 0, "LIST", "bgk,trt,mrt (default bgk)", NULL, NULL, OPTIONS_PARSE,
      parse_collision},

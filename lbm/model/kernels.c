@@ -20,8 +20,8 @@ int lbm_single_rank(enum lbm_kernel k)
 
 size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k, int split_x)
 {
-    const size_t a = lbm_lattices(k) == 1 ? d->row_align_inplace : d->row_align;
-    return split_x && d->row_align_split_x > a ? d->row_align_split_x : a;
+    if (split_x) return k == LBM_PULL_NT ? d->row_align_split_x_nt : d->row_align_split_x;
+    return lbm_lattices(k) == 1 ? d->row_align_inplace : d->row_align;
 }
 
 int lbm_readable(enum lbm_kernel k, int odd, char *err, size_t errlen)

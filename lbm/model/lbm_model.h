@@ -105,7 +105,7 @@ int lbm_lattices(enum lbm_kernel k);
 int lbm_single_rank(enum lbm_kernel k);
 /* Bytes a kernel's x rows are aligned to without --align: the backend's row_align_inplace for
  * the in-place kernel, its row_align for the others, and on a rank grid split along x (split_x)
- * the larger of that and its row_align_split_x */
+ * its row_align_split_x (row_align_split_x_nt for pull_nt) */
 struct device_facts;
 size_t lbm_row_align_default(const struct device_facts *d, enum lbm_kernel k, int split_x);
 /* Bytes of the lattices of a case (what a backend allocates, give or take a page). */
