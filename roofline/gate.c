@@ -461,7 +461,7 @@ int roof_baseline_read(const char *path, struct roof_baseline *b)
     /* standard input through a descriptor of its own, closed with the stream as a file's */
     f = from_stdin ? fdopen(dup(STDIN_FILENO), "r") : fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "roofline: --baseline %s: cannot open\n", path);
+        fprintf(stderr, "roofline: --baseline %s: cannot open: %s\n", path, strerror(errno));
         return 2;
     }
     /* where the text begins, to read it again from there: standard input may be a file read in

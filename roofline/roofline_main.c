@@ -5,6 +5,7 @@
  * written. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -189,17 +190,19 @@ static int stat_input(const char *path, struct stat *st)
 
 /* 2 (said on stderr) where "-" (standard input) is named more than once, as an input or the
  * baseline (it can be read once), or at all while standard input was closed when the run began
- * (stdin_closed): cli_std_fds put /dev/null there, which would read as an empty file */
+ * (stdin_closed: cli_std_fds put /dev/null there, which would read as an empty file) or is open
+ * for writing only (`0>FILE`: no read would say why) */
 static int stdin_check(const char *baseline, char **files, int n, int stdin_closed)
 {
     int k = baseline && roof_is_stdin(baseline);
     for (int i = 0; i < n; i++)
         k += roof_is_stdin(files[i]);
-    if (k == 1 && stdin_closed)
+    const int mode = fcntl(STDIN_FILENO, F_GETFL);
+    if (k == 1 && (stdin_closed || (mode >= 0 && (mode & O_ACCMODE) == O_WRONLY)))
         return cli_error("roofline", 2,
-                         "%s: cannot read standard input: it is closed (give '-' a file or a "
+                         "%s: cannot read standard input: it is %s (give '-' a file or a "
                          "pipe: - < FILE)",
-                         ROOF_STDIN_NAME);
+                         ROOF_STDIN_NAME, stdin_closed ? "closed" : "open for writing only");
     if (k < 2) return 0;
     return cli_error("roofline", 2,
                      "'-' (standard input) is given more than once: it can be read once; save it "

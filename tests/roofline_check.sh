@@ -398,6 +398,9 @@ done
 # a closed standard input is no empty file: '-' and --baseline - say it cannot be read
 check_bad "(stdin): cannot read standard input: it is closed" "$fx/stream.csv" - <&-
 check_bad "(stdin): cannot read standard input: it is closed" --baseline - "$fx/stream.csv" "$fx/lbm.csv" <&-
+check_bad "(stdin): cannot read standard input: it is open for writing only" "$fx/stream.csv" - 0>"$tmp/wo"
+check_bad "(stdin): cannot read standard input: it is open for writing only" --baseline - "$fx/stream.csv" "$fx/lbm.csv" 0>"$tmp/wo"
+check_bad "does-not-exist.csv: cannot open: No such file or directory" --baseline "$fx/does-not-exist.csv" "$fx/stream.csv"
 
 # 10. the summary a buyer reads: headline from DRAM-bound rows, kernel, flags, spread, provenance
 "$rl" --summary "$fx/summary-flags.csv" >"$tmp/sf.csv" 2>/dev/null || bad "summary of summary-flags.csv"
