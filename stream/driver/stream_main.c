@@ -44,6 +44,12 @@ static size_t elements_for(const struct stream_device *d, const struct stream_op
     return bytes / prec_size(p); /* whole elements, rounded down (size_elements says so) */
 }
 
+/* whether `bytes` is not a whole number of precision p's elements (it runs rounded down) */
+static int rounds_down(size_t bytes, enum prec p)
+{
+    return bytes % prec_size(p) != 0;
+}
+
 /* The sizes in whole elements: a size that is not a multiple of the element rounds down (STREAM
  * and BabelStream size their arrays in elements), and one that then comes to the element count of
  * a size before it is marked in dup (nprecs x sizes.n, zeroed) to run once. note: one line for
@@ -60,7 +66,8 @@ static void size_elements(const struct stream_opts *o, unsigned char *dup, char 
         const size_t es = prec_size(p);
         for (size_t si = 0; si < n; si++) {
             const size_t b = o->sizes.v[si];
-            if (b % es == 0) continue; /* distinct whole sizes: cli_opt_list removed repeats */
+            if (!rounds_down(b, p))
+                continue; /* distinct whole sizes: cli_opt_list removed repeats */
             if (note[0] == '\0')
                 snprintf(note, len,
                          "--size %zu bytes is not a whole number of %s elements (%zu bytes): it "
@@ -76,7 +83,7 @@ static void size_elements(const struct stream_opts *o, unsigned char *dup, char 
     for (size_t si = 0; si < n; si++) {
         int r = 0, d = 0;
         for (int pi = 0; pi < o->c.nprecs; pi++) {
-            r |= o->sizes.v[si] % prec_size((enum prec)o->c.precs[pi]) != 0;
+            r |= rounds_down(o->sizes.v[si], (enum prec)o->c.precs[pi]);
             d |= dup[(size_t)pi * n + si];
         }
         rounded += (size_t)r;
