@@ -1,6 +1,7 @@
 /* quiet.c: judging timed repetitions by the clock readings around them (quiet.h). */
 #include "quiet.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,16 +34,14 @@ static int is_quiet(const struct quiet_judge *q, int i)
 /* repetitions of the open block that may still turn out quiet (none vetoed) */
 static int open_hopes(const struct quiet_judge *q)
 {
-    int n = 0;
-    for (int i = q->made - q->pending; i < q->made; i++)
-        n += !q->veto[i];
-    return n;
+    return q->pending - q->open_vetoed;
 }
 
 void quiet_begin(struct quiet_judge *q, int wanted)
 {
     q->wanted = wanted;
-    q->made = q->pending = q->nquiet = 0;
+    q->made = q->pending = q->nquiet = q->open_vetoed = 0;
+    q->changed_from = INT_MAX;
     q->since = 0;
     q->row_low = 1e300;
     q->show_high = 0;
@@ -88,11 +87,13 @@ int quiet_after(struct quiet_judge *q, double seconds)
         q->nquiet = 0;
         for (int i = 0; i < q->made; i++)
             q->nquiet += is_quiet(q, i);
+        q->changed_from = 0;
     } else {
         for (int i = q->made - q->pending; i < q->made; i++)
             q->nquiet += is_quiet(q, i);
+        if (q->made - q->pending < q->changed_from) q->changed_from = q->made - q->pending;
     }
-    q->pending = 0;
+    q->pending = q->open_vetoed = 0;
     q->since = 0;
     q->before = after;
     return 0;
@@ -113,8 +114,18 @@ int quiet_disturbed_here(const struct quiet_judge *q, int i)
 void quiet_veto(struct quiet_judge *q, int i)
 {
     if (!q->probe || i < 0 || i >= q->made || q->veto[i]) return;
-    if (i < q->made - q->pending && is_quiet(q, i)) q->nquiet--; /* counted among the closed */
+    if (i >= q->made - q->pending)
+        q->open_vetoed++;
+    else if (is_quiet(q, i))
+        q->nquiet--; /* counted among the closed */
     q->veto[i] = 1;
+}
+
+int quiet_changed_since(struct quiet_judge *q)
+{
+    const int from = q->changed_from < q->made ? q->changed_from : q->made;
+    q->changed_from = INT_MAX;
+    return from;
 }
 
 void quiet_show_clocks(struct quiet_judge *q, double high_MHz, double low_MHz)

@@ -46,8 +46,11 @@ struct quiet_judge {
     double since;   /* their timed seconds */
     double before;  /* the reading that opened the block */
     double row_low; /* the lowest reading of the set, MHz */
-    double
-        show_high; /* the highest reading of a distributed row's processes (quiet_show_clocks), 0 */
+    /* the highest reading of a distributed row's processes (quiet_show_clocks); 0: none */
+    double show_high;
+    int open_vetoed;  /* vetoed repetitions among the open block's (`pending`) */
+    int changed_from; /* the first repetition judged anew here since quiet_changed_since last
+                         looked; INT_MAX: none */
     /* per repetition made: 1 where another process of a distributed run judged it disturbed
      * (quiet_veto); those ranks ran it together, so it was disturbed for the row */
     unsigned char *veto;
@@ -75,6 +78,11 @@ int quiet_disturbed_here(const struct quiet_judge *q, int i);
 /* Repetition i (< made) was judged disturbed by another process: from now on it is disturbed here
  * too, and the count, the selection and the row follow. */
 void quiet_veto(struct quiet_judge *q, int i);
+/* The first repetition whose judgement here changed since the last call (its block closed, or
+ * every one when the highest clock rose); `made` where none did. What a distributed run's
+ * processes exchange after each repetition: what changed, not every repetition made (that grew
+ * with the square of the repetitions). */
+int quiet_changed_since(struct quiet_judge *q);
 /* The clock columns of a distributed row: the highest and lowest readings of all its processes
  * (MHz), shown instead of this process's own; the judging keeps its own highest. */
 void quiet_show_clocks(struct quiet_judge *q, double high_MHz, double low_MHz);

@@ -216,21 +216,24 @@ static int time_reps(struct runner *rn, struct dist_run *run, struct lbm_state *
 
 /* The ranks' judgements of the repetitions made so far, joined: a repetition any rank judged
  * disturbed is disturbed on every rank (they ran it together, the slowest setting its time), so
- * each rank counts, selects and reports the same ones. `sum`: room for every repetition made.
+ * each rank counts, selects and reports the same ones. Only the repetitions some rank judged anew
+ * since the last call travel (one integer otherwise). `sum`: room for every repetition made.
  * Collective over the run's ranks. */
 static void judge_together(struct dist_run *run, struct quiet_judge *q, double *sum)
 {
     if (!q->probe) return;
-    for (int i = 0; i < q->made; i++)
-        sum[i] = quiet_disturbed_here(q, i);
-    dist_run_sum(run, sum, q->made);
-    for (int i = 0; i < q->made; i++)
-        if (sum[i] > 0) quiet_veto(q, i);
+    const int from = -dist_run_max(run, -quiet_changed_since(q)); /* the ranks' lowest */
+    if (from >= q->made) return;
+    for (int i = from; i < q->made; i++)
+        sum[i - from] = quiet_disturbed_here(q, i);
+    dist_run_sum(run, sum, q->made - from);
+    for (int i = from; i < q->made; i++)
+        if (sum[i - from] > 0) quiet_veto(q, i);
 }
 
 /* judged_reps' repetitions, `want` quiet ones wanted */
 static int judged_loop(struct runner *rn, struct dist_run *run, struct lbm_state *s, int steps,
-                       int overlap, double *sum, char *err, size_t errlen, int want)
+                       int want, int overlap, double *sum, char *err, size_t errlen)
 {
     quiet_begin(&rn->quiet, want);
     while (dist_any(run, quiet_more(&rn->quiet))) {
@@ -266,7 +269,7 @@ static int judged_reps(struct runner *rn, struct dist_run *run, struct lbm_state
     double *sum = malloc((size_t)room * sizeof *sum);
     int failed = dist_any(run, stats_reserve(&rn->times, &rn->ntimes, room) || !sum);
     if (!failed)
-        failed = judged_loop(rn, run, s, steps, overlap, sum, err, errlen, want);
+        failed = judged_loop(rn, run, s, steps, want, overlap, sum, err, errlen);
     else
         snprintf(err, errlen, "out of memory");
     free(sum);
