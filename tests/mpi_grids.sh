@@ -75,10 +75,10 @@ col binding "$tmp/crowd.csv" | grep -q "node_threads=$((2 * cpus))/$cpus" ||
 # rank 0 steady at 3500 MHz, rank 1 at 2000 after its first probe (never quiet) or for one block
 # (moved): the row is rank 1's as much as rank 0's
 quiet() { # quiet NAME RANK1_FAKE: the row of a 2-rank run, rank 1's clock scripted
-    timeout 120 "$mpiexec" "${mpi_flags[@]}" -np 1 env LBMR_CLOCK_FAKE=3500 "$bin" --size 12 \
-        --procs 1x1x2 --kernel pull --precision sp --steps 2 --warmup 0 --reps 3 : -np 1 \
-        env LBMR_CLOCK_FAKE="$2" "$bin" --size 12 --procs 1x1x2 --kernel pull --precision sp \
-        --steps 2 --warmup 0 --reps 3 >"$tmp/$1.csv" 2>"$tmp/err" ||
+    local args=("$bin" --size 12 --procs 1x1x2 --kernel pull --precision sp --steps 2 --warmup 0
+        --reps 3)
+    timeout 120 "$mpiexec" "${mpi_flags[@]}" -np 1 env LBMR_CLOCK_FAKE=3500 "${args[@]}" : \
+        -np 1 env LBMR_CLOCK_FAKE="$2" "${args[@]}" >"$tmp/$1.csv" 2>"$tmp/err" ||
         { cat "$tmp/err" >&2; fail "quiet $1: the run failed"; }
     [ "$(col procs "$tmp/$1.csv")" = 1x1x2 ] || fail "quiet $1: no 1x1x2 row"
 }
