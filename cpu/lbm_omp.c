@@ -54,6 +54,8 @@ static void plan_rows(struct lbm_state *s)
                 row;
             p->ok &= !lid;
             p->pull_end_inner[e] &= p->pull_end[e][d] == p->pull[d] + x * cs;
+            /* no ghost layer beyond a split end: its crossing values come from the face */
+            p->pull_end_inner[e] &= l->gx || !b->neighbor[0][e];
         }
         /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
         p->aa_r[d] = (ptrdiff_t)LBM_IDX(l, o, 0, y - cy, z - cz) - cx - row;
@@ -383,9 +385,10 @@ static inline void copy_values(void *restrict d, const void *restrict s, size_t 
         memcpy(d, s, n * es);
 }
 
-/* Before a row's update: the ghost values its end cell on x face `side` reads (the 5 populations
- * that cross the face), from the received halo into the ghost cells they are read from. Each is
- * read by that one cell alone, so no other row waits on it, and the copy brings in the line the
+/* Before a row's update, where the lattice has an x ghost layer: the ghost values its end cell on
+ * x face `side` reads (the 5 populations that cross the face), from the received halo into the
+ * ghost cells they are read from (without the layer the end function reads the halo itself). Each
+ * is read by that one cell alone, so no other row waits on it, and the copy brings in the line the
  * row reads next; an unpack after the exchange wrote each into a line of its own that the row
  * then missed on again. A row whose sources cross neither y nor z finds them at offsets fixed
  * when the halo was offered (xin_at); on the others pull.h's rule says, and sources past the
@@ -432,7 +435,7 @@ int lbm_update_box(struct lbm_state *s, const size_t lo[3], const size_t hi[3], 
     int in[2];
     for (int side = 0; side < 2; side++) {
         const size_t x = side ? s->u.l.nx - 1 : 0;
-        in[side] = s->xin[side] && lo[0] <= x && x < hi[0];
+        in[side] = s->xin[side] && s->u.l.gx && lo[0] <= x && x < hi[0];
     }
 #pragma omp parallel num_threads(s->threads)
     {
@@ -562,6 +565,13 @@ int lbm_x_faces_updated(enum prec p)
 {
     (void)p;
     return 0;
+}
+
+/* pull's and pull_nt's end cells read the crossing values from the received face (the end
+ * function); aa and pull_aos unpack into ghost cells */
+int lbm_x_faces_in_rows(enum lbm_kernel k)
+{
+    return k == LBM_PULL || k == LBM_PULL_NT;
 }
 
 /* x faces: the rows read the received halo and write the send buffer themselves (row_ghosts_in,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lbm_model.h"
+#include "pull.h"
 
 /* Where a regular row reads and writes, relative to its first cell: rows whose y and z
  * neighbours all lie inside the sub-domain or in a ghost layer (1 <= y < ny - 1 and
@@ -60,7 +61,8 @@ struct lbm_state {
      * read their ghost values from (lbm_halo_in_place) and the send buffer they write
      * (lbm_halo_sent_by_update), each [k][z][y] for population k (xin_dirs[side][k] of those
      * read), and the places of each in a row; NULL: unpacked into the ghost layer, packed after
-     * the update */
+     * the update. Without an x ghost layer (u.l.gx 0) the end cells read xin themselves
+     * (row_face_in) */
     const char *xin[2];
     char *xout[2];
     int xin_dirs[2][5], xout_dirs[2][5];
@@ -129,6 +131,26 @@ static inline void row_face_send(const struct lbm_state *s, size_t y, size_t z, 
     const size_t face = s->u.l.ny * s->u.l.nz, cell = z * s->u.l.ny + y;
     for (int k = 0; k < 5; k++)
         memcpy(s->xout[side] + (k * face + cell) * es, v + s->xout_dirs[side][k] * stride, es);
+}
+
+/* Where x is split without a ghost layer (lbm_place.x_faces_in_rows), the element of the received
+ * x face `side` (s->xin[side]) that the end cell of row (y, z) reads population k
+ * (xin_dirs[side][k]) from; -1 where that population comes from a wall instead (a row on a y or z
+ * wall), which the general rule of pull.h has read. */
+static inline ptrdiff_t row_face_in(const struct lbm_state *s, int side, int k, size_t y, size_t z,
+                                    int regular)
+{
+    const struct lbm_layout *l = &s->u.l;
+    const int d = s->xin_dirs[side][k];
+    const long x = side ? (long)l->nx - 1 : 0, ny = (long)l->ny, nz = (long)l->nz;
+    long c[3];
+    int lid;
+    if (regular) return (ptrdiff_t)(z * l->ny + y) + s->xin_at[side].buf[k];
+    if (lbm_upstream_cell(l, &s->u.b, lbm_cx[d], lbm_cy[d], lbm_cz[d], x, (long)y, (long)z, c, &lid,
+                          LBM_PULL_HALO) ||
+        c[1] < 0 || c[1] >= ny || c[2] < 0 || c[2] >= nz)
+        return -1;
+    return (ptrdiff_t)((k * nz + c[2]) * ny + c[1]);
 }
 
 /* How a row writes its results. */

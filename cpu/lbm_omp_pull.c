@@ -42,6 +42,16 @@ ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_STORED *src, size_t y,
                    (lid ? (ROW_REAL)LBM_LID_TERM(lbm_w[d], lbm_cx[d], s->u.b.lid_ux) : 0);
         }
     }
+    /* an end on a split x face without a ghost layer: the crossing values from the face itself
+     * (both faces where the row is one cell long) */
+    for (int side = 0; side < 2 && !l->gx; side++) {
+        if (!s->xin[side] || x != (side ? (long)l->nx - 1 : 0)) continue;
+        const ROW_STORED *face = (const ROW_STORED *)s->xin[side];
+        for (int k = 0; k < 5; k++) {
+            const ptrdiff_t i = row_face_in(s, side, k, y, z, regular);
+            if (i >= 0) f[s->xin_dirs[side][k]] = ROW_DECODE(face[i]);
+        }
+    }
     ROW_COLLIDE(f, &s->u.ROW_PARAMS, ROW_FORCED);
 }
 

@@ -225,6 +225,13 @@ extern "C" int lbm_x_faces_updated(enum prec p)
     return p != PREC_FP16C;
 }
 
+/* the GPU's rows keep a ghost cell beside the x face (its row layout, gpu/lbm_cuda.cu) */
+extern "C" int lbm_x_faces_in_rows(enum lbm_kernel k)
+{
+    (void)k;
+    return 0;
+}
+
 /* a GPU rank runs one host thread: no CPU check */
 extern "C" int lbm_backend_cpu_set(unsigned long long *bits, int words)
 {

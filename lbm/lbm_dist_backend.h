@@ -77,6 +77,9 @@ size_t lbm_shell_x_cells(void);
 /* 1 where the backend is faster at precision p with x faces' halos updated into their buffers
  * (lbm_halo_update) and no x shells, 0 with x shells (the default of LBMR_X_FACES, dist.c). */
 int lbm_x_faces_updated(enum prec p);
+/* 1 where kernel k's rows read a received x face where it arrived (lbm_halo_in_place) and need
+ * no x ghost layer for it (lbm_place.x_faces_in_rows); 0 where the face fills a ghost layer. */
+int lbm_x_faces_in_rows(enum lbm_kernel k);
 /* Picks this rank's GPU from its node-local rank (CPU: nothing). Before lbm_backend_open.
  * *first_on_device: 1 when no lower rank of the node uses the same device (its power meter
  * counts once in a run's energy), 0 when this rank shares a lower rank's GPU or, on the CPU, its

@@ -89,6 +89,7 @@ int dist_case_begin(const struct lbm_case *whole, const int procs[3], int weak,
     decomp_coords(r->rank, procs, coords);
     lbm_geometry_bounds(whole->geometry, whole->lid_ux, &b);
     decomp_place(in, procs, coords, b.periodic, weak, n, &local->place);
+    local->place.x_faces_in_rows = lbm_x_faces_in_rows(whole->kernel);
     local->nx = n[0];
     local->ny = n[1];
     local->nz = n[2];

@@ -506,6 +506,7 @@ static size_t local_bytes(const struct run_ctx *x, const struct lbm_case *c, con
         if (!x->o->weak) *n[a] = (*n[a] + (size_t)p[a] - 1) / (size_t)p[a];
         l.place.neighbor[a][0] = l.place.neighbor[a][1] = p[a] > 1;
     }
+    l.place.x_faces_in_rows = lbm_x_faces_in_rows(c->kernel);
     return lbm_bytes_needed(&l);
 }
 

@@ -39,6 +39,9 @@ struct lbm_place {
     size_t global[3];   /* cells of the whole domain per axis; 0: the case is the whole domain */
     size_t offset[3];   /* global coordinates of local cell (0, 0, 0) */
     int neighbor[3][2]; /* per axis and side (low, high): 1 where another rank lies beyond */
+    /* 1: the backend's rows read a received x face where it arrived (lbm_x_faces_in_rows), so
+     * that a grid split along x alone needs no x ghost layer (setup.c) */
+    int x_faces_in_rows;
 };
 
 struct lbm_case {

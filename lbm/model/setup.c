@@ -15,10 +15,15 @@ static int make_layout(struct lbm_layout *l, const struct lbm_case *c, const int
     return 0;
 }
 
+/* A ghost layer on each split axis, but along x where the rows read the received x faces
+ * themselves and x is the only split axis: there the ghost line in front of every row cost pull_nt
+ * 7.6% sp (data/mpi/xsplit-cpu-rows-h200-host-2026-11-29). Where y or z is split too, the x ghost
+ * column holds the edges' values that a y or z face carries. */
 static void ghosts(const struct lbm_case *c, int g[3])
 {
     for (int a = 0; a < 3; a++)
         g[a] = c->place.neighbor[a][0] || c->place.neighbor[a][1];
+    if (c->place.x_faces_in_rows && !g[1] && !g[2]) g[0] = 0;
 }
 
 size_t lbm_bytes_needed(const struct lbm_case *c)
@@ -52,8 +57,8 @@ int lbm_setup_make(struct lbm_setup *u, const struct lbm_case *c, char *err, siz
     for (int a = 0; a < 3; a++) {
         u->b.neighbor[a][0] = c->place.neighbor[a][0];
         u->b.neighbor[a][1] = c->place.neighbor[a][1];
-        if (g[a])
-            u->b.periodic[a] = 0; /* the axis is split: its wrap is a neighbour's ghost layer */
+        if (c->place.neighbor[a][0] || c->place.neighbor[a][1])
+            u->b.periodic[a] = 0; /* the axis is split: its wrap is a neighbour's cells */
     }
     lbm_coll_params_sp(c, &u->psp);
     lbm_coll_params_dp(c, &u->pdp);
