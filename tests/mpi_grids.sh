@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # mpi_grids.sh MPIEXEC LBM: what a CPU run over two ranks does with its rank grids and its node.
+# - A grid split along x alone: pull's and pull_nt's rows carry no x ghost cell.
 # - A 1-rank grid listed after another runs first, so the other row has its efficiency.
 # - A grid named twice runs once.
 # - Ranks started with different arguments: refused, one line, exit 2.
@@ -31,6 +32,15 @@ run --ranks 2,1 -o "$tmp/order.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "
 run --procs 1x1x2,1x1x1,1x1x2 -o "$tmp/twice.csv" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "--procs twice failed"; }
 [ "$(col procs "$tmp/twice.csv" | tr '\n' ' ')" = "1x1x1 1x1x2 " ] ||
     fail "--procs 1x1x2,1x1x1,1x1x2 ran $(col procs "$tmp/twice.csv" | tr '\n' ' ')"
+
+# an x split: pull's and pull_nt's rows hold the rank's nx cells, no ghost cell beside them (the
+# end cells read the received face), where x is the only split axis; 64 sp cells a rank are whole
+# lines, so a ghost cell would add a line (pitch 80)
+"$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" --dims 128x6x5 --procs 2x1x1 --kernel pull,pull_nt \
+    --precision sp --align 64 --steps 2 --reps 1 --quiet-wait off -o "$tmp/xsplit.csv" 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "2x1x1 failed"; }
+[ "$(col pitch "$tmp/xsplit.csv" | tr '\n' ' ')" = "64 64 " ] ||
+    fail "2x1x1 rows of 64 cells: pitch $(col pitch "$tmp/xsplit.csv" | tr '\n' ' '), not 64 64"
 
 # ranks started with different arguments (an MPMD launch): refused on every rank at once, not a
 # hang (a bad argument on one rank only) or a crash (two domains)
