@@ -36,7 +36,8 @@ struct device_facts {
                                     cpu 64 */
     size_t row_align_inplace;    /* the same for the in-place kernel (aa): gpu 128, cpu 64 */
     size_t row_align_split_x;    /* the same on a rank grid split along x (rows with x ghost
-                                    cells): gpu 128, cpu 0 (pull) */
+                                    cells, but on the cpu's pull kernels where x is the only split
+                                    axis): gpu 128, cpu 0 (pull) */
     size_t row_align_split_x_nt; /* that for the kernel storing non-temporally (pull_nt): gpu
                                     128 (it has none), cpu 64 */
     int lbm_rows;                /* 1: lbm's SoA lattices keep a cell row's 19 direction rows side

@@ -111,8 +111,9 @@ int lbm_backend_open(struct device_facts *d, char *err, size_t errlen)
     /* rows on a cache line (64 bytes): a row whose pitch is not a multiple of a line starts
      * elsewhere in its line each row, so vector loads and stores straddle two lines and the
      * non-temporal ones leave lines half written
-     * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26). A grid split along x puts a ghost cell
-     * before each row's fluid, which the alignment moves to a line of its own: pull_nt keeps it
+     * (data/lbm/cpu-align-default-vm-h100-host-2026-11-26). A grid split along x put a ghost cell
+     * before each row's fluid (since 2026-11-29 only where y or z is split too: setup.c), which
+     * the alignment moves to a line of its own: pull_nt keeps it
      * (its line steps need rows on lines), while pull's rows, unaligned, move 8.1 lines a 128-cell
      * sp row instead of 9 (the prefetchers fetch that line with its row): x / z 0.877 -> 0.916 sp,
      * 0.915 -> 0.968 dp on a 16-core host (data/mpi/xsplit-cpu-align0-h200-host-2026-11-28) */
@@ -464,8 +465,11 @@ int lbm_halo_copy(struct lbm_state *s, enum lbm_halo_dir dir, const int *dirs, i
     const size_t es = s->u.es, n = (size_t)(hi[0] - lo[0]);
     const size_t box = n * (size_t)(hi[1] - lo[1]) * (size_t)(hi[2] - lo[2]);
     (void)queue;
-    (void)err;
-    (void)errlen;
+    if (!l->gx && (lo[0] < 0 || hi[0] > (long)l->nx)) { /* x = -1 and nx are other rows' cells */
+        snprintf(err, errlen, "no x ghost layer to %s (x %ld..%ld of %zu)",
+                 dir == LBM_HALO_UNPACK ? "unpack into" : "pack from", lo[0], hi[0] - 1, l->nx);
+        return 1;
+    }
 #pragma omp parallel for collapse(3) schedule(static)
     for (int k = 0; k < ndirs; k++) {
         for (long z = lo[2]; z < hi[2]; z++) {

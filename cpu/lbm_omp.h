@@ -21,7 +21,8 @@ struct row_plan {
     ptrdiff_t pull[19];        /* pull: cells 0 < x < nx - 1 read f_d at row + pull[d] + x cs */
     ptrdiff_t pull_end[2][19]; /* pull: cells x = 0 and x = nx - 1 read f_d at row + pull_end */
     int pull_end_inner[2];     /* 1: that end reads as the cells inside do (a ghost layer beyond it,
-                                  a rank split along x), so the row's loop already gives it */
+                                  a rank split along x and y or z), so the row's loop already gives
+                                  it; 0 on a split end without the layer (the face's values) */
     ptrdiff_t aa_r[19], aa_w[19]; /* aa odd step, cells 0 < x < nx - 1: read, write (+ x) */
     ptrdiff_t aa_r_end[2][19], aa_w_end[2][19]; /* aa odd step, the end cells */
 };

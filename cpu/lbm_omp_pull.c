@@ -3,7 +3,9 @@
  * the constants). Cells away from the x ends (and on regular rows the ends too, overwritten after)
  * form a vectorisable loop over 19 precomputed source offsets; the row's two end cells take the
  * general rule of pull.h, but on a regular row an end with a ghost layer beyond it (a rank split
- * along x), which reads as the inner cells do and keeps what the loop gave it. With ROW_NT a
+ * along x and y or z), which reads as the inner cells do and keeps what the loop gave it; an end
+ * on a split x face without the layer takes its crossing values from the received face
+ * (row_face_in). With ROW_NT a
  * regular row of aligned direction rows goes out in steps of LBMR_NT_LINES cache lines per
  * direction (the rest a line at a time), each streamed with non-temporal stores as soon as it is
  * computed; other rows go in chunks (nt_chunk_cells), each built in a thread-local buffer and

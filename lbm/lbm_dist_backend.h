@@ -46,7 +46,8 @@ int lbm_halo_update(struct lbm_state *s, const int *dirs, int ndirs, const long 
  * lbm_halo_in_place offers buf, the received halo, to the updates from the next lattice on in
  * place of the ghost layer, until the next offer for the side: *taken = 1 where the backend takes
  * it (it queues what it still needs in the lattice), and the caller unpacks nothing; 0 where it
- * does not, and the caller unpacks.
+ * does not, and the caller unpacks. A backend whose lattice has no x ghost layer
+ * (lbm_x_faces_in_rows) must take it.
  * lbm_halo_sent_by_update offers buf, the face's send buffer, to every later update: 1 where the
  * backend writes it as it updates the face's cells, and then the face needs no pack after an
  * update; 0 where it does not. */

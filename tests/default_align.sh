@@ -4,7 +4,7 @@
 # 32 bytes for pull, 128 for the in-place aa, data/lbm/gpu-aa-align-h100-2026-11-23; cpu: 64 for
 # both); an explicit --align applies to every kernel. With MPIEXEC, pull's rows on a grid split
 # along x (2 ranks, 2x1x1) carry SPLIT_X_ALIGN (gpu 128: a row's fluid after its ghost cell starts
-# on a line; cpu 0: no line of its own for the ghost cell), on a z split PULL_ALIGN, and --align
+# on a line; cpu 0: rows without an alignment), on a z split PULL_ALIGN, and --align
 # still wins; with SPLIT_X_NT_ALIGN too, pull_nt's rows carry that on 2x1x1 (cpu 64: its line
 # steps need rows on lines) and PULL_ALIGN on 1x1x2.
 set -u

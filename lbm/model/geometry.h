@@ -24,7 +24,8 @@ extern const char *const lbm_geometry_names[LBM_GEOMETRY_COUNT];
 struct lbm_bounds {
     int periodic[3];    /* per axis x, y, z: wraps onto this same sub-domain */
     int neighbor[3][2]; /* per axis and side (low, high): another rank's cells lie beyond, in
-                           this sub-domain's ghost layer; such a side is neither wall nor wrap */
+                           this sub-domain's ghost layer (or, along x without one, in the
+                           received face: setup.c); such a side is neither wall nor wrap */
     double lid_ux;      /* velocity of the top (z) wall along x; 0 where there is none */
 };
 

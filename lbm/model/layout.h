@@ -6,8 +6,9 @@
  * cells -1 and n along it, which hold what the neighbouring rank streams in; coordinates are local
  * and may be -1 there. Along x the fluid starts at ox = one alignment unit, so rows stay aligned
  * (without an alignment, one cell: the rows then start anywhere in a line). The CPU's pull kernels
- * keep no x ghost layer where x is the only split axis (setup.c); there x = -1 and nx are the
- * neighbouring rows' cells, which the end cells do not read.
+ * keep no x ghost layer where x is the only split axis (setup.c); there x = -1 and nx index
+ * other cells (a neighbouring row's, padding, or another direction's), which the rows' vector
+ * loops read and the end cells overwrite with the received face's values.
  * Without ghosts (every single-rank run) org = 0 and the layout is the plain padded one. The
  * direction arrays are staggered: each starts 3 x max(128, align) bytes further into a 4 KiB page
  * than the one before, so the 19 streams of a sweep never share cache sets (with power-of-two

@@ -21,7 +21,8 @@ enum { LBM_PULL_NO_HALO = 0, LBM_PULL_HALO = 1 };
 
 /* The one wall, wrap and ghost rule. The cell upstream of (x, y, z) along c, (x, y, z) - c: its
  * coordinates in s[3] and 0, wrapped on periodic axes, left at -1 or n on a side facing another
- * rank (the ghost cell; only with LBM_PULL_HALO); or 1 when a wall lies between, with *lid when
+ * rank (the ghost cell; only with LBM_PULL_HALO; along x without a ghost layer the CPU's rows read
+ * the received face instead, row_face_in); or 1 when a wall lies between, with *lid when
  * that wall is the moving lid (z = nz). halo: LBM_PULL_HALO or LBM_PULL_NO_HALO (callers pass a
  * constant: the test vanishes). */
 static inline LBM_PULL_HD int lbm_upstream_cell(const struct lbm_layout *l,
