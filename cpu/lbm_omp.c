@@ -40,7 +40,10 @@ static void plan_rows(struct lbm_state *s)
         p->ok = 0;
         return;
     }
-    p->pull_end_inner[0] = p->pull_end_inner[1] = 1;
+    /* a split x face without a ghost layer (lbm_place.x_faces_in_rows) never reads as the inner
+     * cells do: its crossing values come from the face; the other ends as the loop finds */
+    for (int e = 0; e < 2; e++)
+        p->pull_end_inner[e] = l->gx || !b->neighbor[0][e];
     for (int d = 0; d < 19; d++) {
         const int o = lbm_opp[d], cx = lbm_cx[d], cy = lbm_cy[d], cz = lbm_cz[d];
         long sc[3];
@@ -54,8 +57,6 @@ static void plan_rows(struct lbm_state *s)
                 row;
             p->ok &= !lid;
             p->pull_end_inner[e] &= p->pull_end[e][d] == p->pull[d] + x * cs;
-            /* no ghost layer beyond a split end: its crossing values come from the face */
-            p->pull_end_inner[e] &= l->gx || !b->neighbor[0][e];
         }
         /* aa, odd step (one rank, cs = 1): from slot opp(d) upstream, to slot d downstream */
         p->aa_r[d] = (ptrdiff_t)LBM_IDX(l, o, 0, y - cy, z - cz) - cx - row;
@@ -398,25 +399,20 @@ static void row_ghosts_in(const struct lbm_state *s, char *src, size_t y, size_t
 {
     const struct lbm_layout *l = &s->u.l;
     const size_t es = s->u.es;
-    const long ny = (long)l->ny, nz = (long)l->nz, x = side ? (long)l->nx - 1 : 0;
-    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z), cell = (ptrdiff_t)(z * l->ny + y);
+    const long ny = (long)l->ny, nz = (long)l->nz;
+    const ptrdiff_t row = (ptrdiff_t)LBM_IDX(l, 0, 0, y, z);
     if (y >= 1 && (long)y + 2 <= ny && z >= 1 && (long)z + 2 <= nz) {
-        const struct xface_at *at = &s->xin_at[side];
         for (int k = 0; k < 5; k++)
-            copy_values(src + (size_t)(row + at->lat[k]) * es,
-                        s->xin[side] + (size_t)(cell + at->buf[k]) * es, 1, es);
+            copy_values(src + (size_t)(row + s->xin_at[side].lat[k]) * es,
+                        s->xin[side] + (size_t)row_face_in(s, side, k, y, z, 1, NULL) * es, 1, es);
         return;
     }
     for (int k = 0; k < 5; k++) {
-        const int d = s->xin_dirs[side][k];
         long c[3];
-        int lid;
-        if (lbm_upstream_cell(l, &s->u.b, lbm_cx[d], lbm_cy[d], lbm_cz[d], x, (long)y, (long)z, c,
-                              &lid, LBM_PULL_HALO) ||
-            c[1] < 0 || c[1] >= ny || c[2] < 0 || c[2] >= nz)
-            continue;
-        copy_values(src + LBM_IDX(l, d, c[0], c[1], c[2]) * es,
-                    s->xin[side] + (size_t)((k * nz + c[2]) * ny + c[1]) * es, 1, es);
+        const ptrdiff_t i = row_face_in(s, side, k, y, z, 0, c);
+        if (i >= 0)
+            copy_values(src + LBM_IDX(l, s->xin_dirs[side][k], c[0], c[1], c[2]) * es,
+                        s->xin[side] + (size_t)i * es, 1, es);
     }
 }
 

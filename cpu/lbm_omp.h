@@ -134,19 +134,21 @@ static inline void row_face_send(const struct lbm_state *s, size_t y, size_t z, 
         memcpy(s->xout[side] + (k * face + cell) * es, v + s->xout_dirs[side][k] * stride, es);
 }
 
-/* Where x is split without a ghost layer (lbm_place.x_faces_in_rows), the element of the received
- * x face `side` (s->xin[side]) that the end cell of row (y, z) reads population k
- * (xin_dirs[side][k]) from; -1 where that population comes from a wall instead (a row on a y or z
- * wall), which the general rule of pull.h has read. */
+/* The element of the received x face `side` (s->xin[side]) that the end cell of row (y, z) reads
+ * population k (xin_dirs[side][k]) from; -1 where that population comes from a wall instead (a row
+ * on a y or z wall), which the general rule of pull.h has read, or from beyond the face's y or z
+ * range (an edge's ghost, unpacked). `inner`: the row's sources cross neither y nor z (the offsets
+ * fixed when the halo was offered, xin_at); otherwise pull.h's rule, which leaves the upstream
+ * cell, the ghost cell the value stands for, in c. Read by the end function where the lattice has
+ * no x ghost layer, and copied into that cell by row_ghosts_in where it has one. */
 static inline ptrdiff_t row_face_in(const struct lbm_state *s, int side, int k, size_t y, size_t z,
-                                    int regular)
+                                    int inner, long c[3])
 {
     const struct lbm_layout *l = &s->u.l;
     const int d = s->xin_dirs[side][k];
     const long x = side ? (long)l->nx - 1 : 0, ny = (long)l->ny, nz = (long)l->nz;
-    long c[3];
     int lid;
-    if (regular) return (ptrdiff_t)(z * l->ny + y) + s->xin_at[side].buf[k];
+    if (inner) return (ptrdiff_t)(z * l->ny + y) + s->xin_at[side].buf[k];
     if (lbm_upstream_cell(l, &s->u.b, lbm_cx[d], lbm_cy[d], lbm_cz[d], x, (long)y, (long)z, c, &lid,
                           LBM_PULL_HALO) ||
         c[1] < 0 || c[1] >= ny || c[2] < 0 || c[2] >= nz)

@@ -50,7 +50,8 @@ ROW_END_FN__(ROW_FN)(const struct lbm_state *s, const ROW_STORED *src, size_t y,
         if (!s->xin[side] || x != (side ? (long)l->nx - 1 : 0)) continue;
         const ROW_STORED *face = (const ROW_STORED *)s->xin[side];
         for (int k = 0; k < 5; k++) {
-            const ptrdiff_t i = row_face_in(s, side, k, y, z, regular);
+            long c[3];
+            const ptrdiff_t i = row_face_in(s, side, k, y, z, regular, c);
             if (i >= 0) f[s->xin_dirs[side][k]] = ROW_DECODE(face[i]);
         }
     }
